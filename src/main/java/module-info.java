@@ -1,0 +1,11 @@
+/**
+ * VectorJCE: a pure-Java JCA provider of AES and Twofish in ECB, CBC, CTR, LRW and XTS.
+ * Vector API kernels are used when the application adds {@code jdk.incubator.vector}.
+ */
+module org.vectorjce {
+    requires static jdk.incubator.vector;
+    requires static jdk.management;
+    requires java.logging;
+    exports org.vectorjce;
+    provides java.security.Provider with org.vectorjce.VectorJceProvider;
+}

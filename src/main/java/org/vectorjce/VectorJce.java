@@ -1,0 +1,52 @@
+package org.vectorjce;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.vectorjce.internal.KernelFactory;
+import org.vectorjce.internal.Kernels;
+
+/**
+ * Which kernel VectorJCE uses, for tools, tests and benchmarks.
+ *
+ * <p>Every block-cipher implementation is a named kernel with a priority; the best available one is
+ * chosen at each key set-up ({@code Cipher.init}). The system properties {@code vectorjce.kernel.aes}
+ * and {@code vectorjce.kernel.twofish} force one by name; they are read at every key set-up.
+ */
+public final class VectorJce {
+    private VectorJce() {
+    }
+
+    /** The system property that forces a kernel for {@code algorithm} ("AES" or "Twofish"). */
+    public static String kernelProperty(String algorithm) {
+        return Kernels.propertyFor(algorithm);
+    }
+
+    /**
+     * The kernel a key of {@code algorithm} gets if set up now (honouring the forcing property).
+     *
+     * @throws IllegalArgumentException if the property names an unknown or unavailable kernel
+     */
+    public static String kernelFor(String algorithm) {
+        return Kernels.select(algorithm).name();
+    }
+
+    /** Kernels of {@code algorithm} that can run on this JVM, best first. */
+    public static List<String> availableKernels(String algorithm) {
+        return Kernels.availableNames(algorithm);
+    }
+
+    /** Every registered kernel of {@code algorithm}, best first, with {@code null} or the reason it declines. */
+    public static Map<String, String> kernelStatus(String algorithm) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (KernelFactory f : Kernels.all(algorithm)) {
+            m.put(f.name(), f.unavailableReason());
+        }
+        return m;
+    }
+
+    /** Whether {@code jdk.incubator.vector} is in this JVM's boot layer, and if its kernels loaded. */
+    public static String vectorModuleStatus() {
+        return Kernels.vectorModuleStatus();
+    }
+}

@@ -1,0 +1,51 @@
+package org.vectorjce.internal;
+
+/**
+ * A keyed block cipher (layer 3 with its layer-4 kernel): the key schedule plus the single- and
+ * multi-block calls the modes use. Instances are created by a {@link KernelFactory} at key set-up
+ * and are not thread-safe (one per {@code Cipher}).
+ *
+ * <p>Contract, trusted by every mode (checks happen at the JCA edge, never here):
+ * <ul>
+ *   <li>{@code blocks >= 0}; all ranges lie inside their arrays;</li>
+ *   <li>input and output ranges are either disjoint or identical (same array, same offset):
+ *       in-place works, shifted overlap does not;</li>
+ *   <li>kernels never throw.</li>
+ * </ul>
+ */
+public abstract class BlockKernel {
+    /** Block size of both ciphers, in bytes. */
+    public static final int BLOCK = 16;
+
+    private final String name;
+
+    protected BlockKernel(String name) {
+        this.name = name;
+    }
+
+    /** The registry name of the kernel that computes this key's blocks, e.g. {@code aes-table}. */
+    public final String name() {
+        return name;
+    }
+
+    /**
+     * How many blocks the kernel likes per call (its parallel width); modes pass larger runs
+     * whole, this is only a hint for chunk sizes.
+     */
+    public int parallelBlocks() {
+        return 1;
+    }
+
+    public abstract void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
+
+    public abstract void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
+
+    /** Overwrites the key schedule; the kernel must not be used afterwards. */
+    public abstract void destroy();
+
+    @Override
+    public String toString() {
+        // Never key material: only the kernel's name.
+        return "BlockKernel[" + name + "]";
+    }
+}

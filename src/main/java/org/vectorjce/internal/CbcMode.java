@@ -1,0 +1,80 @@
+package org.vectorjce.internal;
+
+import java.util.Arrays;
+
+/**
+ * CBC (NIST SP 800-38A §6.2). Encryption is serial, one block per kernel call; decryption
+ * decrypts a chunk of blocks in one call into scratch and XORs the previous ciphertext blocks
+ * afterwards, walking backwards so that in-place operation never reads an overwritten block.
+ */
+final class CbcMode extends Mode {
+    private final byte[] chain = new byte[BLOCK];
+    private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
+    private final byte[] nextChain = new byte[BLOCK];
+
+    CbcMode(BlockKernel kernel, ModeArithmetic ops) {
+        super(kernel, ops);
+    }
+
+    @Override
+    void start(boolean encrypt, byte[] iv) {
+        this.encrypt = encrypt;
+        System.arraycopy(iv, 0, chain, 0, BLOCK);
+    }
+
+    @Override
+    void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        if (encrypt) {
+            encrypt(in, inOff, out, outOff, len);
+        } else {
+            decrypt(in, inOff, out, outOff, len);
+        }
+    }
+
+    private void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        byte[] c = chain;
+        for (int i = 0; i < len; i += BLOCK) {
+            ops.xor(in, inOff + i, c, 0, out, outOff + i, BLOCK);
+            kernel.encryptBlocks(out, outOff + i, out, outOff + i, 1);
+            System.arraycopy(out, outOff + i, c, 0, BLOCK);
+        }
+    }
+
+    private void decrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        while (len > 0) {
+            int n = Math.min(len, scratch.length);
+            System.arraycopy(in, inOff + n - BLOCK, nextChain, 0, BLOCK);
+            kernel.decryptBlocks(in, inOff, scratch, 0, n / BLOCK);
+            // Backwards: out block j overwrites in block j (in place) only after block j+1,
+            // which needed it, is done.
+            if (n > BLOCK) {
+                for (int j = n - BLOCK; j > 0; j -= BLOCK) {
+                    ops.xor(scratch, j, in, inOff + j - BLOCK, out, outOff + j, BLOCK);
+                }
+            }
+            ops.xor(scratch, 0, chain, 0, out, outOff, BLOCK);
+            System.arraycopy(nextChain, 0, chain, 0, BLOCK);
+            inOff += n;
+            outOff += n;
+            len -= n;
+        }
+    }
+
+    @Override
+    byte[] saveState() {
+        return chain.clone();
+    }
+
+    @Override
+    void restoreState(byte[] state) {
+        System.arraycopy(state, 0, chain, 0, BLOCK);
+    }
+
+    @Override
+    void destroy() {
+        super.destroy();
+        Arrays.fill(chain, (byte) 0);
+        Arrays.fill(scratch, (byte) 0);
+        Arrays.fill(nextChain, (byte) 0);
+    }
+}

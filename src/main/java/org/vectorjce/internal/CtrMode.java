@@ -1,0 +1,66 @@
+package org.vectorjce.internal;
+
+import java.util.Arrays;
+
+/**
+ * CTR (NIST SP 800-38A §6.5): the 16-byte IV is the first counter block, incremented as one
+ * 128-bit big-endian integer kept as two longs, wrapping modulo 2^128 — as SunJCE, Bouncy Castle
+ * ({@code SICBlockCipher}) and Linux {@code ctr()} do. Counter blocks for a chunk are built by
+ * {@link ModeArithmetic#ctrBlocks} and encrypted in one kernel call. A partial last block keeps its
+ * unused key stream for the next call.
+ */
+final class CtrMode extends Mode {
+    private final long[] ctr = new long[2];
+    private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
+    /** Unused key stream of the last partial block: bytes {@code ksPos..15} of {@code ks}. */
+    private final byte[] ks = new byte[BLOCK];
+    private int ksPos = BLOCK;
+
+    CtrMode(BlockKernel kernel, ModeArithmetic ops) {
+        super(kernel, ops);
+    }
+
+    @Override
+    void start(boolean encrypt, byte[] iv) {
+        this.encrypt = encrypt;
+        ctr[0] = (long) ModeArithmetic.BE64.get(iv, 0);
+        ctr[1] = (long) ModeArithmetic.BE64.get(iv, 8);
+        ksPos = BLOCK;
+        Arrays.fill(ks, (byte) 0);
+    }
+
+    @Override
+    void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        // Key stream left over from a previous partial block.
+        while (len > 0 && ksPos < BLOCK) {
+            out[outOff++] = (byte) (in[inOff++] ^ ks[ksPos++]);
+            len--;
+        }
+        int full = len & ~(BLOCK - 1);
+        while (full > 0) {
+            int n = Math.min(full, scratch.length);
+            ops.ctrBlocks(ctr, scratch, 0, n / BLOCK);
+            kernel.encryptBlocks(scratch, 0, scratch, 0, n / BLOCK);
+            ops.xor(in, inOff, scratch, 0, out, outOff, n);
+            inOff += n;
+            outOff += n;
+            full -= n;
+            len -= n;
+        }
+        if (len > 0) {
+            ops.ctrBlocks(ctr, ks, 0, 1);
+            kernel.encryptBlocks(ks, 0, ks, 0, 1);
+            for (ksPos = 0; ksPos < len; ksPos++) {
+                out[outOff + ksPos] = (byte) (in[inOff + ksPos] ^ ks[ksPos]);
+            }
+        }
+    }
+
+    @Override
+    void destroy() {
+        super.destroy();
+        Arrays.fill(scratch, (byte) 0);
+        Arrays.fill(ks, (byte) 0);
+        ctr[0] = ctr[1] = 0;
+    }
+}

@@ -1,0 +1,77 @@
+package org.vectorjce.internal;
+
+import java.util.Arrays;
+
+/**
+ * LRW (IEEE P1619 draft "LRW-AES"; Linux {@code crypto/lrw.c}): C_j = E(K1, P_j ⊕ T_j) ⊕ T_j with
+ * T_j = K2 ⊗ (I + j) in GF(2^128), big-endian bit order ("bbe"), I the 128-bit big-endian index of
+ * the first block (the IV). Key = cipher key ‖ 16-byte K2.
+ *
+ * <p>One full multiplication per message gives T_0; after that each tweak is one XOR with a
+ * precomputed K2 ⊗ (2^(k+1) − 1) (see {@link ModeArithmetic#lrwTweaks}), as Linux does. Like XTS:
+ * tweaks for a chunk, XOR, one multi-block ECB call, XOR.
+ */
+final class LrwMode extends Mode {
+    private long k2Hi, k2Lo;
+    /** mulinc[2k], mulinc[2k+1] = K2 ⊗ (2^(k+1) − 1), hi and lo. */
+    private final long[] mulinc = new long[256];
+    /** {tHi, tLo, iHi, iLo}: the current tweak and block index. */
+    private final long[] state = new long[4];
+    private final byte[] tweaks = new byte[CHUNK_BLOCKS * BLOCK];
+
+    LrwMode(BlockKernel kernel, byte[] k2, ModeArithmetic ops) {
+        super(kernel, ops);
+        k2Hi = (long) ModeArithmetic.BE64.get(k2, 0);
+        k2Lo = (long) ModeArithmetic.BE64.get(k2, 8);
+        long[] p = {k2Lo, k2Hi}; // K2·x^k, as {lo, hi}
+        long accHi = 0, accLo = 0;
+        for (int k = 0; k < 128; k++) {
+            accLo ^= p[0];
+            accHi ^= p[1];
+            mulinc[2 * k] = accHi;
+            mulinc[2 * k + 1] = accLo;
+            Gf128.timesX(p);
+        }
+    }
+
+    @Override
+    void start(boolean encrypt, byte[] iv) {
+        this.encrypt = encrypt;
+        long iHi = (long) ModeArithmetic.BE64.get(iv, 0);
+        long iLo = (long) ModeArithmetic.BE64.get(iv, 8);
+        long[] t = new long[2];
+        Gf128.multiply(k2Hi, k2Lo, iHi, iLo, t);
+        state[0] = t[1];
+        state[1] = t[0];
+        state[2] = iHi;
+        state[3] = iLo;
+    }
+
+    @Override
+    void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        while (len > 0) {
+            int n = Math.min(len, tweaks.length);
+            int blocks = n / BLOCK;
+            ops.lrwTweaks(state, mulinc, tweaks, 0, blocks);
+            ops.xor(in, inOff, tweaks, 0, out, outOff, n);
+            if (encrypt) {
+                kernel.encryptBlocks(out, outOff, out, outOff, blocks);
+            } else {
+                kernel.decryptBlocks(out, outOff, out, outOff, blocks);
+            }
+            ops.xor(out, outOff, tweaks, 0, out, outOff, n);
+            inOff += n;
+            outOff += n;
+            len -= n;
+        }
+    }
+
+    @Override
+    void destroy() {
+        super.destroy();
+        k2Hi = k2Lo = 0;
+        Arrays.fill(mulinc, 0);
+        Arrays.fill(state, 0);
+        Arrays.fill(tweaks, (byte) 0);
+    }
+}

@@ -1,0 +1,62 @@
+package org.vectorjce.internal;
+
+/**
+ * A mode of operation over a {@link BlockKernel}, written once for both ciphers (layer 2).
+ *
+ * <p>The {@link CipherCore} above it does all buffering, padding and checking: {@link #process}
+ * gets whole blocks only (CTR: any length), with input and output ranges disjoint or identical.
+ * Every mode but CBC encryption hands the kernel many blocks per call.
+ */
+abstract class Mode {
+    static final int BLOCK = BlockKernel.BLOCK;
+    /** Blocks per internal chunk: 4 KiB of scratch stays in L1 next to the data. */
+    static final int CHUNK_BLOCKS = 256;
+
+    final BlockKernel kernel;
+    final ModeArithmetic ops;
+    boolean encrypt;
+
+    Mode(BlockKernel kernel, ModeArithmetic ops) {
+        this.kernel = kernel;
+        this.ops = ops;
+    }
+
+    /** (Re)starts a message: after init and after every doFinal. {@code iv} is null for ECB. */
+    abstract void start(boolean encrypt, byte[] iv);
+
+    /** Processes {@code len} bytes (a multiple of 16 except for CTR). */
+    abstract void process(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+    /** A copy of the chaining state, so a failed doFinal can be undone; null when stateless. */
+    byte[] saveState() {
+        return null;
+    }
+
+    void restoreState(byte[] state) {
+    }
+
+    /** Wipes key schedules and key-derived state. */
+    void destroy() {
+        kernel.destroy();
+    }
+
+    static final class Ecb extends Mode {
+        Ecb(BlockKernel kernel, ModeArithmetic ops) {
+            super(kernel, ops);
+        }
+
+        @Override
+        void start(boolean encrypt, byte[] iv) {
+            this.encrypt = encrypt;
+        }
+
+        @Override
+        void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+            if (encrypt) {
+                kernel.encryptBlocks(in, inOff, out, outOff, len / BLOCK);
+            } else {
+                kernel.decryptBlocks(in, inOff, out, outOff, len / BLOCK);
+            }
+        }
+    }
+}
