@@ -1,0 +1,175 @@
+package org.vectorjce.tool;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.vectorjce.VectorJce;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.internal.Platform;
+
+/**
+ * The command-line tool in the provider jar: {@code java [--add-modules jdk.incubator.vector] -jar
+ * vectorjce.jar <command>}. No dependencies beyond the JDK.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    private static final String USAGE = """
+            usage: java [--add-modules jdk.incubator.vector] -jar vectorjce.jar <command> [options]
+
+            commands:
+              selftest   one public known answer per transformation and per kernel available
+                         here, both directions; one line each; exit status 1 on any failure
+              info       provider version, JVM, vector module and width, compiler, and the
+                         kernel each algorithm gets (with the reason for each kernel that declines)
+              speed      MB/s of every algorithm x mode x key size (see 'speed --help')
+              help       this text
+            """;
+
+    public static void main(String[] args) throws Exception {
+        String cmd = args.length == 0 ? "help" : args[0];
+        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
+        int status = switch (cmd) {
+            case "selftest" -> selftest(System.out);
+            case "info" -> info(System.out);
+            case "speed" -> Speed.run(rest, System.out, System.err);
+            case "help", "-h", "--help" -> {
+                System.out.print(USAGE);
+                yield 0;
+            }
+            default -> {
+                System.err.println("unknown command '" + cmd + "'");
+                System.err.print(USAGE);
+                yield 2;
+            }
+        };
+        System.exit(status);
+    }
+
+    // ------------------------------------------------------------------ selftest
+
+    /** A known-answer record from {@code selftest-vectors.txt}. */
+    record Kat(String transformation, String source, byte[] key, byte[] iv, byte[] pt, byte[] ct) {
+        String algorithm() {
+            return transformation.substring(0, transformation.indexOf('/'));
+        }
+    }
+
+    static List<Kat> loadKats() throws IOException {
+        List<Kat> kats = new ArrayList<>();
+        HexFormat hex = HexFormat.of();
+        try (InputStream in = Main.class.getResourceAsStream("selftest-vectors.txt")) {
+            if (in == null) {
+                throw new IOException("selftest-vectors.txt missing from the jar");
+            }
+            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            Map<String, String> rec = new LinkedHashMap<>();
+            for (String line = r.readLine(); ; line = r.readLine()) {
+                if (line == null || line.isBlank()) {
+                    if (rec.containsKey("T")) {
+                        kats.add(new Kat(rec.get("T"), rec.get("SOURCE"), hex.parseHex(rec.get("KEY")),
+                                rec.containsKey("IV") ? hex.parseHex(rec.get("IV")) : null,
+                                hex.parseHex(rec.get("PT")), hex.parseHex(rec.get("CT"))));
+                    }
+                    rec.clear();
+                    if (line == null) {
+                        break;
+                    }
+                    continue;
+                }
+                if (line.startsWith("#")) {
+                    continue;
+                }
+                int eq = line.indexOf('=');
+                rec.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+            }
+        }
+        return kats;
+    }
+
+    static int selftest(PrintStream out) throws IOException {
+        VectorJceProvider provider = new VectorJceProvider();
+        int failures = 0, runs = 0;
+        for (Kat k : loadKats()) {
+            String prop = VectorJce.kernelProperty(k.algorithm());
+            String saved = System.getProperty(prop);
+            try {
+                for (String kernel : VectorJce.availableKernels(k.algorithm())) {
+                    System.setProperty(prop, kernel);
+                    String verdict;
+                    try {
+                        boolean enc = Arrays.equals(run(provider, k, Cipher.ENCRYPT_MODE, k.pt()), k.ct());
+                        boolean dec = Arrays.equals(run(provider, k, Cipher.DECRYPT_MODE, k.ct()), k.pt());
+                        verdict = enc && dec ? "ok  " : "FAIL" + (enc ? "" : " encrypt") + (dec ? "" : " decrypt");
+                    } catch (Exception e) {
+                        verdict = "FAIL " + e;
+                    }
+                    runs++;
+                    if (!verdict.startsWith("ok")) {
+                        failures++;
+                    }
+                    out.printf("%-4s  %-26s %-22s %s%n", verdict, k.transformation(), kernel, k.source());
+                }
+            } finally {
+                if (saved == null) {
+                    System.clearProperty(prop);
+                } else {
+                    System.setProperty(prop, saved);
+                }
+            }
+        }
+        out.printf("%d passed, %d failed%n", runs - failures, failures);
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static byte[] run(VectorJceProvider p, Kat k, int opmode, byte[] input) throws Exception {
+        Cipher c = Cipher.getInstance(k.transformation(), p);
+        SecretKeySpec key = new SecretKeySpec(k.key(), k.algorithm());
+        if (k.iv() == null) {
+            c.init(opmode, key);
+        } else {
+            c.init(opmode, key, new IvParameterSpec(k.iv()));
+        }
+        return c.doFinal(input);
+    }
+
+    // ------------------------------------------------------------------ info
+
+    static int info(PrintStream out) {
+        out.println("VectorJCE " + VectorJceProvider.VERSION);
+        out.println("JVM:             " + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version")
+                + " (" + System.getProperty("java.vm.info") + ")");
+        out.println("CPU:             " + Platform.cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+        out.println("vector module:   " + VectorJce.vectorModuleStatus());
+        out.println("vector width:    " + Platform.vectorWidthDescription());
+        out.println("JIT compiler:    " + Platform.compilerDescription());
+        for (String alg : new String[] {"AES", "Twofish"}) {
+            String chosen;
+            try {
+                chosen = VectorJce.kernelFor(alg);
+            } catch (RuntimeException e) {
+                chosen = "error: " + e.getMessage();
+            }
+            out.println(alg + " kernel:" + " ".repeat(Math.max(1, 10 - alg.length())) + chosen
+                    + (System.getProperty(VectorJce.kernelProperty(alg)) != null
+                            ? "  (forced by -D" + VectorJce.kernelProperty(alg) + ")" : ""));
+            for (Map.Entry<String, String> e : VectorJce.kernelStatus(alg).entrySet()) {
+                out.printf("    %-24s %s%n", e.getKey(), e.getValue() == null ? "available" : "declined: " + e.getValue());
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,174 @@
+package org.vectorjce.tool;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.vectorjce.VectorJce;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.internal.Platform;
+
+/**
+ * {@code speed}: a quick throughput table in the shape of {@code cryptsetup benchmark} — one row per
+ * algorithm × mode × key size, encryption and decryption MiB/s at one message size, and the kernel
+ * used. Each cell warms up first, then times {@code doFinal} calls for a fixed wall-clock slice.
+ * For careful figures use the JMH suite in {@code bench/}; this is the one-command overview.
+ */
+final class Speed {
+    private Speed() {
+    }
+
+    private static final String USAGE = """
+            usage: speed [--size BYTES] [--ms MILLIS] [--alg AES|Twofish] [--mode ECB|CBC|CTR|LRW|XTS] [--compare]
+              --size     message size per doFinal (default 4096)
+              --ms       measuring time per cell in ms (default 250, plus as much warm-up)
+              --alg      only this algorithm; --mode only this mode
+              --compare  also print the ratio of the chosen kernel to the scalar kernel, 16 B - 8 KiB
+            """;
+
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        int size = 4096;
+        long ms = 250;
+        boolean compare = false;
+        String onlyAlg = null, onlyMode = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--size" -> size = Integer.parseInt(args[++i]);
+                case "--ms" -> ms = Long.parseLong(args[++i]);
+                case "--alg" -> onlyAlg = args[++i];
+                case "--mode" -> onlyMode = args[++i].toUpperCase(Locale.ROOT);
+                case "--compare" -> compare = true;
+                default -> {
+                    err.print(USAGE);
+                    return args[i].equals("--help") ? 0 : 2;
+                }
+            }
+        }
+        if (size < 16) {
+            err.println("--size must be at least 16 (XTS needs a full block)");
+            return 2;
+        }
+        out.println("# VectorJCE " + VectorJceProvider.VERSION + " speed, " + size + "-byte messages");
+        out.println("# CPU: " + Platform.cpuModel() + "; JVM: " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.vm.version") + "; vector: " + VectorJce.vectorModuleStatus()
+                + ", " + Platform.vectorWidthDescription() + "; " + Platform.compilerDescription());
+        out.printf("#%14s %9s %17s %17s   %s%n", "Algorithm", "Key", "Encryption", "Decryption", "kernel");
+        VectorJceProvider p = new VectorJceProvider();
+        for (String alg : new String[] {"AES", "Twofish"}) {
+            if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
+                continue;
+            }
+            for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
+                if (onlyMode != null && !onlyMode.equals(mode)) {
+                    continue;
+                }
+                for (int bits : new int[] {128, 192, 256}) {
+                    int keyBits = mode.equals("XTS") ? 2 * bits : mode.equals("LRW") ? bits + 128 : bits;
+                    err.printf("  measuring %s-%s %d-bit key...%n", alg, mode, keyBits);
+                    double enc = mibPerSecond(p, alg, mode, keyBits / 8, size, Cipher.ENCRYPT_MODE, ms);
+                    double dec = mibPerSecond(p, alg, mode, keyBits / 8, size, Cipher.DECRYPT_MODE, ms);
+                    out.printf("%15s %8db %12.1f MiB/s %12.1f MiB/s   %s%n",
+                            alg.toLowerCase(Locale.ROOT) + "-" + mode.toLowerCase(Locale.ROOT), keyBits, enc, dec,
+                            VectorJce.kernelFor(alg));
+                }
+            }
+        }
+        if (compare) {
+            compare(p, onlyAlg, onlyMode, ms, out, err);
+        }
+        return 0;
+    }
+
+    /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */
+    private static void compare(VectorJceProvider p, String onlyAlg, String onlyMode, long ms, PrintStream out,
+            PrintStream err) throws Exception {
+        int[] sizes = {16, 64, 256, 1024, 8192};
+        for (String alg : new String[] {"AES", "Twofish"}) {
+            if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
+                continue;
+            }
+            String prop = VectorJce.kernelProperty(alg);
+            String saved = System.getProperty(prop);
+            String best = VectorJce.kernelFor(alg);
+            String scalar = alg.equals("AES") ? "aes-table" : "twofish-table";
+            out.println();
+            out.printf("# %s vs. %s (encryption, ratio of MiB/s; >1 means %s is faster)%n", best, scalar, best);
+            StringBuilder head = new StringBuilder(String.format("%-12s", "mode"));
+            for (int s : sizes) {
+                head.append(String.format("%9s", s + "B"));
+            }
+            out.println(head);
+            try {
+                for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
+                    if (onlyMode != null && !onlyMode.equals(mode)) {
+                        continue;
+                    }
+                    int keyBytes = mode.equals("XTS") ? 32 : mode.equals("LRW") ? 32 : 16;
+                    StringBuilder row = new StringBuilder(String.format("%-12s", mode.toLowerCase(Locale.ROOT) + "-enc"));
+                    for (int s : sizes) {
+                        err.printf("  comparing %s-%s %d B...%n", alg, mode, s);
+                        System.setProperty(prop, best);
+                        double fast = mibPerSecond(p, alg, mode, keyBytes, s, Cipher.ENCRYPT_MODE, ms);
+                        System.setProperty(prop, scalar);
+                        double slow = mibPerSecond(p, alg, mode, keyBytes, s, Cipher.ENCRYPT_MODE, ms);
+                        row.append(String.format("%9.2f", fast / slow));
+                    }
+                    out.println(row);
+                }
+            } finally {
+                if (saved == null) {
+                    System.clearProperty(prop);
+                } else {
+                    System.setProperty(prop, saved);
+                }
+            }
+        }
+    }
+
+    /** Warms up for {@code ms}, then times doFinal calls for {@code ms}; returns MiB/s. */
+    static double mibPerSecond(VectorJceProvider p, String alg, String mode, int keyBytes, int size, int opmode,
+            long ms) throws Exception {
+        Random rnd = new Random(size * 31L + keyBytes);
+        byte[] key = new byte[keyBytes];
+        rnd.nextBytes(key);
+        key[0] ^= 1; // XTS halves must differ
+        byte[] iv = new byte[16];
+        rnd.nextBytes(iv);
+        Cipher c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", p);
+        SecretKeySpec k = new SecretKeySpec(key, alg);
+        if (mode.equals("ECB")) {
+            c.init(opmode, k);
+        } else {
+            c.init(opmode, k, new IvParameterSpec(iv));
+        }
+        int len = mode.equals("CTR") || mode.equals("XTS") ? size : Math.max(16, size & ~15);
+        List<byte[]> inputs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            byte[] b = new byte[len];
+            rnd.nextBytes(b);
+            inputs.add(b);
+        }
+        byte[] out = new byte[len + 32];
+        loop(c, inputs, out, ms * 1_000_000L); // warm-up: let C2 compile the path
+        long t0 = System.nanoTime();
+        long calls = loop(c, inputs, out, ms * 1_000_000L);
+        long t1 = System.nanoTime();
+        return (double) calls * len / (1 << 20) / ((t1 - t0) / 1e9);
+    }
+
+    private static long loop(Cipher c, List<byte[]> inputs, byte[] out, long nanos) throws Exception {
+        long end = System.nanoTime() + nanos;
+        long calls = 0;
+        do {
+            for (int i = 0; i < 16; i++) {
+                byte[] in = inputs.get((int) (calls++ & 3));
+                c.doFinal(in, 0, in.length, out, 0);
+            }
+        } while (System.nanoTime() < end);
+        return calls;
+    }
+}
