@@ -35,7 +35,7 @@ public final class VectorJceProvider extends Provider {
                     "SupportedKeyFormats", "RAW")) {
                 @Override
                 public Object newInstance(Object constructorParameter) {
-                    return new VectorJceCipher(alg);
+                    return new VectorJceCipher(alg, VectorJceProvider.this);
                 }
             });
             putService(new Service(this, "KeyGenerator", alg, SecretKeyGenerator.class.getName(), aliases, null) {

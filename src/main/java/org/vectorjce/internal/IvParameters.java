@@ -17,8 +17,8 @@ public final class IvParameters extends AlgorithmParametersSpi {
     private byte[] iv;
 
     /** Initialised parameters holding {@code iv}, for {@code Cipher.getParameters()}. */
-    static AlgorithmParameters of(String algorithm, byte[] iv) {
-        AlgorithmParameters p = new AlgorithmParameters(new IvParameters(), null, algorithm) { };
+    static AlgorithmParameters of(String algorithm, byte[] iv, java.security.Provider provider) {
+        AlgorithmParameters p = new AlgorithmParameters(new IvParameters(), provider, algorithm) { };
         try {
             p.init(new IvParameterSpec(iv));
         } catch (InvalidParameterSpecException e) {

@@ -35,7 +35,7 @@ import java.util.Arrays;
  * the tables themselves are derived from the key, so cache timing can leak key material to a
  * co-located attacker.
  */
-sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay {
+public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay {
 
     // The faster of the two scalar kernels gets the higher priority. Measured on the 2-core build
     // machine (JDK 25, 64 KiB ECB buffers in place, 256-bit key, 3 s warm-up, 3 s per figure):
@@ -267,6 +267,26 @@ sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay {
     /** h(X, L) (§4.3.2). */
     static int h(int x, int[] l) {
         return mdsMultiply(sboxes(x, l));
+    }
+
+    // ---- for the vector kernels (org.vectorjce.internal.vector), which key this class as their
+    // scalar fallback and build their own layouts from its schedule. Public only because that is
+    // another package; org.vectorjce.internal is not exported by the module. Live arrays, not
+    // copies: destroy() wipes them, so the caller's destroy() must call ours.
+
+    /** K0..K39 of this key (the live array). */
+    public final int[] subkeys() {
+        return k;
+    }
+
+    /** The live S-box×MDS table {@code j} (0..3): g(X) = t0[x0] ^ t1[x1] ^ t2[x2] ^ t3[x3] (§4.2). */
+    public final int[] table(int j) {
+        return switch (j) {
+            case 0 -> t0;
+            case 1 -> t1;
+            case 2 -> t2;
+            default -> t3;
+        };
     }
 
     /** K0..K39 of {@code key} (a fresh copy; for the internals test). */

@@ -43,6 +43,8 @@ public final class VectorJceCipher extends CipherSpi {
     private static final int BLOCK = BlockKernel.BLOCK;
 
     private final String algorithm;
+    /** The provider that made this SPI, named by the {@code AlgorithmParameters} it returns. */
+    private final java.security.Provider provider;
     private ModeId modeId = ModeId.ECB;
     private boolean padding = true; // "AES" alone means AES/ECB/PKCS5Padding, as in SunJCE
 
@@ -57,8 +59,9 @@ public final class VectorJceCipher extends CipherSpi {
     /** XTS: the data unit passed 2^20 blocks; doFinal then fails. */
     private boolean unitTooLong;
 
-    public VectorJceCipher(String algorithm) {
+    public VectorJceCipher(String algorithm, java.security.Provider provider) {
         this.algorithm = algorithm;
+        this.provider = provider;
     }
 
     // ---------------------------------------------------------------- configuration
@@ -104,7 +107,7 @@ public final class VectorJceCipher extends CipherSpi {
         if (iv == null) {
             return null;
         }
-        return IvParameters.of(algorithm, iv);
+        return IvParameters.of(algorithm, iv, provider);
     }
 
     @Override
@@ -489,6 +492,10 @@ public final class VectorJceCipher extends CipherSpi {
 
     private int doFinal(byte[] in, int inOff, int len, byte[] out, int outOff)
             throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
+        if (outOff < 0 || outOff > out.length) {
+            // Checked before anything else so a bad call changes no state.
+            throw new IllegalArgumentException("Bad output offset " + outOff + " for array length " + out.length);
+        }
         long n = (long) buffered + len;
         // Errors in the input itself: the message is over; reset so the cipher can be reused.
         try {
@@ -497,8 +504,8 @@ public final class VectorJceCipher extends CipherSpi {
             restart();
             throw e;
         }
-        int space = outOff < 0 || outOff > out.length ? -1 : out.length - outOff;
-        if (padding && !encrypt && space >= 0 && space < n) {
+        int space = out.length - outOff;
+        if (padding && !encrypt && space < n) {
             // The plaintext may still fit once the padding is removed: decrypt into a buffer of
             // our own, and undo everything if it does not.
             return doFinalViaCopy(in, inOff, len, out, outOff);

@@ -1,0 +1,36 @@
+package org.vectorjce.kat;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.vectorjce.internal.Kernels;
+
+/**
+ * Guards the KAT suite's kernel loop: the forcing property must really be read at {@code init}
+ * (an unknown name must fail), and it must be cleared again afterwards.
+ */
+class KatKernelForcingTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"AES", "Twofish"})
+    void unknownForcedKernelFailsInit(String algorithm) {
+        System.out.println("[KAT] " + algorithm + " kernels: " + Kernels.availableNames(algorithm)
+                + " (vector module " + Kernels.vectorModuleStatus() + ")");
+        assertFalse(KatRunner.kernels(algorithm).isEmpty());
+        Cipher c = KatRunner.newCipher(algorithm + "/ECB/NoPadding");
+        assertThrows(Exception.class, () -> KatRunner.withKernel(algorithm, "no-such-kernel", () -> {
+            try {
+                c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[16], algorithm));
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+            return null;
+        }), "init must fail when an unknown kernel is forced");
+        assertNull(System.getProperty(Kernels.propertyFor(algorithm)), "property cleared after the run");
+    }
+}
