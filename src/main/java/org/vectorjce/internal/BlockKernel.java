@@ -40,6 +40,24 @@ public abstract class BlockKernel {
 
     public abstract void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
 
+    /**
+     * A whole-chain CBC encryptor for kernels that do serial CBC better themselves (the JDK kernel
+     * hands it to SunJCE's intrinsified CBC); {@code null}, the default, means CBC encryption calls
+     * {@link #encryptBlocks} one block at a time.
+     */
+    CbcEncryptor cbcEncryptor() {
+        return null;
+    }
+
+    /** Serial CBC encryption done by the kernel: {@link #start} per message, then whole blocks. */
+    interface CbcEncryptor {
+        void start(byte[] iv);
+
+        void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+        void destroy();
+    }
+
     /** Overwrites the key schedule; the kernel must not be used afterwards. */
     public abstract void destroy();
 

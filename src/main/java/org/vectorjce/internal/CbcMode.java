@@ -11,15 +11,21 @@ final class CbcMode extends Mode {
     private final byte[] chain = new byte[BLOCK];
     private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
     private final byte[] nextChain = new byte[BLOCK];
+    /** Set when the kernel runs serial CBC encryption itself (aes-jdk: SunJCE's intrinsic). */
+    private final BlockKernel.CbcEncryptor whole;
 
     CbcMode(BlockKernel kernel, ModeArithmetic ops) {
         super(kernel, ops);
+        this.whole = kernel.cbcEncryptor();
     }
 
     @Override
     void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
         System.arraycopy(iv, 0, chain, 0, BLOCK);
+        if (encrypt && whole != null) {
+            whole.start(iv);
+        }
     }
 
     @Override
@@ -32,6 +38,10 @@ final class CbcMode extends Mode {
     }
 
     private void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        if (whole != null) {
+            whole.encrypt(in, inOff, out, outOff, len);
+            return;
+        }
         byte[] c = chain;
         for (int i = 0; i < len; i += BLOCK) {
             ops.xor(in, inOff + i, c, 0, out, outOff + i, BLOCK);
@@ -73,6 +83,9 @@ final class CbcMode extends Mode {
     @Override
     void destroy() {
         super.destroy();
+        if (whole != null) {
+            whole.destroy();
+        }
         Arrays.fill(chain, (byte) 0);
         Arrays.fill(scratch, (byte) 0);
         Arrays.fill(nextChain, (byte) 0);

@@ -12,6 +12,7 @@ import java.util.Arrays;
 final class CtrMode extends Mode {
     private final long[] ctr = new long[2];
     private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
+    private final byte[] keyStream = new byte[CHUNK_BLOCKS * BLOCK];
     /** Unused key stream of the last partial block: bytes {@code ksPos..15} of {@code ks}. */
     private final byte[] ks = new byte[BLOCK];
     private int ksPos = BLOCK;
@@ -40,16 +41,16 @@ final class CtrMode extends Mode {
         while (full > 0) {
             int n = Math.min(full, scratch.length);
             ops.ctrBlocks(ctr, scratch, 0, n / BLOCK);
-            kernel.encryptBlocks(scratch, 0, scratch, 0, n / BLOCK);
-            ops.xor(in, inOff, scratch, 0, out, outOff, n);
+            kernel.encryptBlocks(scratch, 0, keyStream, 0, n / BLOCK);
+            ops.xor(in, inOff, keyStream, 0, out, outOff, n);
             inOff += n;
             outOff += n;
             full -= n;
             len -= n;
         }
         if (len > 0) {
-            ops.ctrBlocks(ctr, ks, 0, 1);
-            kernel.encryptBlocks(ks, 0, ks, 0, 1);
+            ops.ctrBlocks(ctr, scratch, 0, 1);
+            kernel.encryptBlocks(scratch, 0, ks, 0, 1);
             for (ksPos = 0; ksPos < len; ksPos++) {
                 out[outOff + ksPos] = (byte) (in[inOff + ksPos] ^ ks[ksPos]);
             }
@@ -60,6 +61,7 @@ final class CtrMode extends Mode {
     void destroy() {
         super.destroy();
         Arrays.fill(scratch, (byte) 0);
+        Arrays.fill(keyStream, (byte) 0);
         Arrays.fill(ks, (byte) 0);
         ctr[0] = ctr[1] = 0;
     }

@@ -38,14 +38,16 @@ final class Gf128 {
      * steps): used only at key and message set-up, never per block.
      */
     static void multiply(long aHi, long aLo, long bHi, long bLo, long[] r) {
-        long[] p = {aLo, aHi};
+        long pLo = aLo, pHi = aHi; // a·x^i
         long rLo = 0, rHi = 0;
         for (int i = 0; i < 128; i++) {
             long bit = i < 64 ? (bLo >>> i) & 1 : (bHi >>> (i - 64)) & 1;
             long mask = -bit;
-            rLo ^= p[0] & mask;
-            rHi ^= p[1] & mask;
-            timesX(p);
+            rLo ^= pLo & mask;
+            rHi ^= pHi & mask;
+            long carry = pHi >> 63;
+            pHi = (pHi << 1) | (pLo >>> 63);
+            pLo = (pLo << 1) ^ (carry & R);
         }
         r[0] = rLo;
         r[1] = rHi;

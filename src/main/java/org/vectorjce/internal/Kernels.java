@@ -41,6 +41,7 @@ public final class Kernels {
         all.add(AesTable.FACTORY);
         all.add(TwofishTable.FACTORY);
         all.add(TwofishTable.FACTORY_2WAY);
+        all.addAll(JdkAesKernel.factories());
         String status;
         if (vectorModulePresent()) {
             status = "present";
@@ -68,6 +69,18 @@ public final class Kernels {
         }
         m.replaceAll((k, v) -> Collections.unmodifiableList(v));
         BY_ALGORITHM = Collections.unmodifiableMap(m);
+        if (LOG.isLoggable(Level.CONFIG)) {
+            // One line for the whole choice, with the reason of every kernel that declined.
+            StringBuilder b = new StringBuilder("VectorJCE kernels (vector module ").append(status).append(')');
+            for (Map.Entry<String, List<KernelFactory>> e : m.entrySet()) {
+                b.append("; ").append(e.getKey()).append(':');
+                for (KernelFactory f : e.getValue()) {
+                    String why = f.unavailableReason();
+                    b.append(' ').append(f.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
+                }
+            }
+            LOG.config(b.toString());
+        }
     }
 
     private Kernels() {

@@ -17,7 +17,10 @@ final class LrwMode extends Mode {
     private final long[] mulinc = new long[256];
     /** {tHi, tLo, iHi, iLo}: the current tweak and block index. */
     private final long[] state = new long[4];
+    private final long[] product = new long[2];
     private final byte[] tweaks = new byte[CHUNK_BLOCKS * BLOCK];
+    /** Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input). */
+    private final byte[] work = new byte[CHUNK_BLOCKS * BLOCK];
 
     LrwMode(BlockKernel kernel, byte[] k2, ModeArithmetic ops) {
         super(kernel, ops);
@@ -39,7 +42,7 @@ final class LrwMode extends Mode {
         this.encrypt = encrypt;
         long iHi = (long) ModeArithmetic.BE64.get(iv, 0);
         long iLo = (long) ModeArithmetic.BE64.get(iv, 8);
-        long[] t = new long[2];
+        long[] t = product;
         Gf128.multiply(k2Hi, k2Lo, iHi, iLo, t);
         state[0] = t[1];
         state[1] = t[0];
@@ -53,11 +56,11 @@ final class LrwMode extends Mode {
             int n = Math.min(len, tweaks.length);
             int blocks = n / BLOCK;
             ops.lrwTweaks(state, mulinc, tweaks, 0, blocks);
-            ops.xor(in, inOff, tweaks, 0, out, outOff, n);
+            ops.xor(in, inOff, tweaks, 0, work, 0, n);
             if (encrypt) {
-                kernel.encryptBlocks(out, outOff, out, outOff, blocks);
+                kernel.encryptBlocks(work, 0, out, outOff, blocks);
             } else {
-                kernel.decryptBlocks(out, outOff, out, outOff, blocks);
+                kernel.decryptBlocks(work, 0, out, outOff, blocks);
             }
             ops.xor(out, outOff, tweaks, 0, out, outOff, n);
             inOff += n;
@@ -73,5 +76,6 @@ final class LrwMode extends Mode {
         Arrays.fill(mulinc, 0);
         Arrays.fill(state, 0);
         Arrays.fill(tweaks, (byte) 0);
+        Arrays.fill(work, (byte) 0);
     }
 }

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * <p>This base class is the portable scalar implementation (64-bit words). All ranges are trusted.
  */
 public class ModeArithmetic {
-    static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    protected static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     /** The scalar implementation. */

@@ -53,6 +53,8 @@ public final class VectorJceCipher extends CipherSpi {
     private byte[] iv;
     /** Input bytes not yet processed: a partial block, or blocks held back (padding, XTS). */
     private final byte[] buf = new byte[2 * BLOCK];
+    /** Output of the last 16..31 bytes (XTS) or of the padded last block, before it is copied out. */
+    private final byte[] tail = new byte[2 * BLOCK];
     private int buffered;
     /** XTS: bytes of the current data unit already processed. */
     private long unitBytes;
@@ -584,11 +586,11 @@ public final class VectorJceCipher extends CipherSpi {
                 return w;
             case XTS: {
                 // buffered is 16..31 here (or 0 only if the unit was empty, which was refused).
-                byte[] last = new byte[buffered];
-                ((XtsMode) mode).finish(buf, 0, last, 0, buffered);
-                System.arraycopy(last, 0, out, o, buffered);
-                Arrays.fill(last, (byte) 0);
-                return w + buffered;
+                int n = buffered;
+                ((XtsMode) mode).finish(buf, 0, tail, 0, n);
+                System.arraycopy(tail, 0, out, o, n);
+                Arrays.fill(tail, (byte) 0);
+                return w + n;
             }
             default:
                 break;
@@ -603,7 +605,7 @@ public final class VectorJceCipher extends CipherSpi {
             return w + BLOCK;
         }
         // Decrypt: buffered == 16, the last block. Constant-time padding check (no early exit).
-        byte[] last = new byte[BLOCK];
+        byte[] last = tail;
         mode.process(buf, 0, last, 0, BLOCK);
         int pad = last[BLOCK - 1] & 0xff;
         int bad = ((pad - 1) >>> 31) | ((BLOCK - pad) >>> 31); // pad == 0 or pad > 16

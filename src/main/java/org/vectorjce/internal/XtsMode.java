@@ -19,7 +19,14 @@ final class XtsMode extends Mode {
     private final BlockKernel tweakKernel;
     private final long[] tweak = new long[2];
     private final byte[] tweaks = new byte[CHUNK_BLOCKS * BLOCK];
+    /** Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input). */
+    private final byte[] work = new byte[CHUNK_BLOCKS * BLOCK];
     private final byte[] tmp = new byte[2 * BLOCK];
+    private final byte[] one = new byte[BLOCK];
+    /** Stealing scratch: CC and PP of §5.3.2/§5.4.2 and the full output block. */
+    private final byte[] cc = new byte[BLOCK];
+    private final byte[] pp = new byte[BLOCK];
+    private final byte[] full = new byte[BLOCK];
 
     XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, ModeArithmetic ops) {
         super(dataKernel, ops);
@@ -41,11 +48,11 @@ final class XtsMode extends Mode {
             int n = Math.min(len, tweaks.length);
             int blocks = n / BLOCK;
             ops.xtsTweaks(tweak, tweaks, 0, blocks);
-            ops.xor(in, inOff, tweaks, 0, out, outOff, n);
+            ops.xor(in, inOff, tweaks, 0, work, 0, n);
             if (encrypt) {
-                kernel.encryptBlocks(out, outOff, out, outOff, blocks);
+                kernel.encryptBlocks(work, 0, out, outOff, blocks);
             } else {
-                kernel.decryptBlocks(out, outOff, out, outOff, blocks);
+                kernel.decryptBlocks(work, 0, out, outOff, blocks);
             }
             ops.xor(out, outOff, tweaks, 0, out, outOff, n);
             inOff += n;
@@ -66,45 +73,38 @@ final class XtsMode extends Mode {
         int r = len - BLOCK; // 1..15 bytes in the partial block
         byte[] t = tmp;      // t[0..16) = T_(m-1), t[16..32) = T_m
         ops.xtsTweaks(tweak, t, 0, 2);
-        byte[] cc = new byte[BLOCK];
         if (encrypt) {
             // §5.3.2: CC = E(P_(m-1) ^ T_(m-1)) ^ T_(m-1); C_m = first r bytes of CC;
             // PP = P_m ‖ CC[r..16); C_(m-1) = E(PP ^ T_m) ^ T_m.
             cryptBlock(in, inOff, t, 0, cc);
-            byte[] pp = new byte[BLOCK];
             System.arraycopy(in, inOff + BLOCK, pp, 0, r);
             System.arraycopy(cc, r, pp, r, BLOCK - r);
-            byte[] last = new byte[BLOCK];
-            cryptBlock(pp, 0, t, BLOCK, last);
-            System.arraycopy(last, 0, out, outOff, BLOCK);
+            cryptBlock(pp, 0, t, BLOCK, full);
+            System.arraycopy(full, 0, out, outOff, BLOCK);
             System.arraycopy(cc, 0, out, outOff + BLOCK, r);
-            Arrays.fill(pp, (byte) 0);
-            Arrays.fill(last, (byte) 0);
         } else {
             // §5.4.2: PP = D(C_(m-1) ^ T_m) ^ T_m; P_m = first r bytes of PP;
             // CC = C_m ‖ PP[r..16); P_(m-1) = D(CC ^ T_(m-1)) ^ T_(m-1).
-            byte[] pp = new byte[BLOCK];
             cryptBlock(in, inOff, t, BLOCK, pp);
             System.arraycopy(in, inOff + BLOCK, cc, 0, r);
             System.arraycopy(pp, r, cc, r, BLOCK - r);
-            byte[] first = new byte[BLOCK];
-            cryptBlock(cc, 0, t, 0, first);
-            System.arraycopy(first, 0, out, outOff, BLOCK);
+            cryptBlock(cc, 0, t, 0, full);
+            System.arraycopy(full, 0, out, outOff, BLOCK);
             System.arraycopy(pp, 0, out, outOff + BLOCK, r);
-            Arrays.fill(pp, (byte) 0);
-            Arrays.fill(first, (byte) 0);
         }
         Arrays.fill(cc, (byte) 0);
+        Arrays.fill(pp, (byte) 0);
+        Arrays.fill(full, (byte) 0);
         Arrays.fill(t, (byte) 0);
     }
 
     /** dst = Cipher(src ^ T) ^ T for one block, with T at {@code t[tOff..tOff+16)}. */
     private void cryptBlock(byte[] src, int srcOff, byte[] t, int tOff, byte[] dst) {
-        ops.xor(src, srcOff, t, tOff, dst, 0, BLOCK);
+        ops.xor(src, srcOff, t, tOff, one, 0, BLOCK);
         if (encrypt) {
-            kernel.encryptBlocks(dst, 0, dst, 0, 1);
+            kernel.encryptBlocks(one, 0, dst, 0, 1);
         } else {
-            kernel.decryptBlocks(dst, 0, dst, 0, 1);
+            kernel.decryptBlocks(one, 0, dst, 0, 1);
         }
         ops.xor(dst, 0, t, tOff, dst, 0, BLOCK);
     }
@@ -115,6 +115,11 @@ final class XtsMode extends Mode {
         tweakKernel.destroy();
         tweak[0] = tweak[1] = 0;
         Arrays.fill(tweaks, (byte) 0);
+        Arrays.fill(work, (byte) 0);
         Arrays.fill(tmp, (byte) 0);
+        Arrays.fill(one, (byte) 0);
+        Arrays.fill(cc, (byte) 0);
+        Arrays.fill(pp, (byte) 0);
+        Arrays.fill(full, (byte) 0);
     }
 }

@@ -156,6 +156,8 @@ public final class Main {
         out.println("vector module:   " + VectorJce.vectorModuleStatus());
         out.println("vector width:    " + Platform.vectorWidthDescription());
         out.println("JIT compiler:    " + Platform.compilerDescription());
+        out.println("mode arithmetic: " + org.vectorjce.internal.ModeArithmetics.selected().name()
+                + " (XOR passes and XTS tweaks)");
         for (String alg : new String[] {"AES", "Twofish"}) {
             String chosen;
             try {

@@ -1,0 +1,197 @@
+package org.vectorjce.internal;
+
+import java.security.GeneralSecurityException;
+import java.security.Provider;
+import java.security.Security;
+import java.util.Arrays;
+import java.util.List;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.IvParameterSpec;
+
+/**
+ * {@code aes-jdk}: the bulk AES block work handed to the JDK's own {@code AES/ECB/NoPadding}
+ * (SunJCE), which HotSpot compiles to AES-NI/VAES instructions ({@code UseAESIntrinsics}). No
+ * Vector API instruction computes an AES round; this kernel gets hardware AES without native
+ * code, while VectorJCE's modes supply what SunJCE lacks (XTS, LRW) around it.
+ *
+ * <p>One SunJCE cipher per key and direction, created at key set-up, never per call. Modes call
+ * it with disjoint input and output ranges (SunJCE copies its input when they are the same array).
+ * CBC encryption, which is serial, goes whole to SunJCE's intrinsified CBC through
+ * {@link #cbcEncryptor()}.
+ *
+ * <p>Available only when the AES intrinsics are on, read from the HotSpot flag; without them
+ * SunJCE runs a table implementation no better than {@code aes-table}. Constant-time as far as the
+ * hardware AES instructions are.
+ *
+ * <p>Key hygiene: the raw key lives in this object (wiped by {@link #destroy()}); SunJCE keeps its
+ * own expanded key, which {@code destroy()} overwrites by re-keying the ciphers with zeros.
+ */
+final class JdkAesKernel extends BlockKernel {
+    static final String NAME = "aes-jdk";
+
+    static final KernelFactory FACTORY = new KernelFactory() {
+        @Override public String name() { return NAME; }
+        @Override public String algorithm() { return "AES"; }
+        @Override public int priority() { return 500; }
+        @Override public String unavailableReason() { return UNAVAILABLE; }
+        @Override public BlockKernel create(byte[] key) { return new JdkAesKernel(key); }
+    };
+
+    static List<KernelFactory> factories() {
+        return List.of(FACTORY);
+    }
+
+    private static final String UNAVAILABLE = checkAvailable();
+
+    private static String checkAvailable() {
+        if (sunJce() == null) {
+            return "the SunJCE provider is not installed";
+        }
+        // UseAESIntrinsics is a diagnostic flag, readable only with -XX:+UnlockDiagnosticVMOptions;
+        // otherwise the product flag UseAES (AES instructions in use, which turns the intrinsics on
+        // by default on x86 and AArch64) stands for it.
+        String flag = Platform.vmOption("UseAESIntrinsics");
+        String name = "UseAESIntrinsics";
+        if (flag == null) {
+            flag = Platform.vmOption("UseAES");
+            name = "UseAES";
+        }
+        if (flag == null) {
+            return "UseAESIntrinsics/UseAES cannot be read (jdk.management absent or not HotSpot)";
+        }
+        if (!Boolean.parseBoolean(flag)) {
+            return "the JVM's AES intrinsics are off (" + name + " is false)";
+        }
+        String c2 = Platform.c2Unavailable();
+        if (c2 != null) {
+            return c2 + "; SunJCE's AES is only hardware-accelerated in compiled code";
+        }
+        return null;
+    }
+
+    private static Provider sunJce() {
+        return Security.getProvider("SunJCE");
+    }
+
+    /** The raw key as a destroyable SecretKey SunJCE can read. */
+    private final RawKey key;
+    private final Cipher enc;
+    private Cipher dec;
+
+    private JdkAesKernel(byte[] keyBytes) {
+        super(NAME);
+        key = new RawKey(keyBytes.clone());
+        try {
+            enc = Cipher.getInstance("AES/ECB/NoPadding", sunJce());
+            enc.init(Cipher.ENCRYPT_MODE, key);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SunJCE AES/ECB unavailable", e);
+        }
+    }
+
+    private Cipher dec() {
+        if (dec == null) { // created on first use: XTS tweak keys never decrypt
+            try {
+                dec = Cipher.getInstance("AES/ECB/NoPadding", sunJce());
+                dec.init(Cipher.DECRYPT_MODE, key);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("SunJCE AES/ECB unavailable", e);
+            }
+        }
+        return dec;
+    }
+
+    @Override
+    public int parallelBlocks() {
+        return 64; // VAES works on 4 blocks per zmm and unrolls further; any long run is fine
+    }
+
+    @Override
+    public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        run(enc, in, inOff, out, outOff, blocks);
+    }
+
+    @Override
+    public void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        run(dec(), in, inOff, out, outOff, blocks);
+    }
+
+    private static void run(Cipher c, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        if (blocks == 0) {
+            return;
+        }
+        try {
+            // ECB/NoPadding update on whole blocks outputs all of them and buffers nothing.
+            c.update(in, inOff, blocks * BLOCK, out, outOff);
+        } catch (GeneralSecurityException e) {
+            throw new AssertionError("SunJCE ECB rejected whole blocks", e);
+        }
+    }
+
+    @Override
+    CbcEncryptor cbcEncryptor() {
+        try {
+            Cipher cbc = Cipher.getInstance("AES/CBC/NoPadding", sunJce());
+            return new CbcEncryptor() {
+                @Override
+                public void start(byte[] iv) {
+                    try {
+                        // SunJCE keeps its expanded key when re-initialised with the same key bytes.
+                        cbc.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(iv));
+                    } catch (GeneralSecurityException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+
+                @Override
+                public void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
+                    run(cbc, in, inOff, out, outOff, len / BLOCK);
+                }
+
+                @Override
+                public void destroy() {
+                    wipe(cbc);
+                }
+            };
+        } catch (GeneralSecurityException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void destroy() {
+        wipe(enc);
+        if (dec != null) {
+            wipe(dec);
+        }
+        key.destroy();
+    }
+
+    /** Re-keys a SunJCE cipher with zeros so its copy of the expanded key is overwritten. */
+    private static void wipe(Cipher c) {
+        try {
+            c.init(Cipher.ENCRYPT_MODE, new RawKey(new byte[16]));
+        } catch (GeneralSecurityException | RuntimeException e) {
+            // Nothing more can be done; the cipher is dropped with this kernel.
+        }
+    }
+
+    /** A RAW AES key whose bytes this kernel can wipe (SecretKeySpec cannot be destroyed). */
+    private static final class RawKey implements SecretKey {
+        private static final long serialVersionUID = 1L;
+        private final byte[] bytes;
+        private boolean destroyed;
+
+        RawKey(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override public String getAlgorithm() { return "AES"; }
+        @Override public String getFormat() { return "RAW"; }
+        @Override public byte[] getEncoded() { return bytes.clone(); }
+        @Override public void destroy() { Arrays.fill(bytes, (byte) 0); destroyed = true; }
+        @Override public boolean isDestroyed() { return destroyed; }
+        @Override public String toString() { return "RawKey[AES, " + bytes.length * 8 + " bits]"; }
+    }
+}

@@ -1,0 +1,78 @@
+package org.vectorjce.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.vectorjce.internal.ModeArithmetic;
+import org.vectorjce.internal.ModeArithmetics;
+
+/**
+ * The selected mode arithmetic (the Vector API one when the module is present) against the scalar
+ * one, at every count around its step widths, at odd offsets.
+ */
+class ModeArithmeticTest {
+    private static final ModeArithmetic SCALAR = ModeArithmetic.SCALAR;
+
+    private static ModeArithmetic vector() {
+        ModeArithmetic m = ModeArithmetics.selected();
+        Assumptions.assumeTrue(m != SCALAR, "vector arithmetic not selected on this JVM");
+        return m;
+    }
+
+    @Test
+    void selectionMatchesTheJvm() {
+        // Expectation set per surefire execution (see pom.xml); absent when run by hand.
+        String expected = System.getProperty("vectorjce.test.expect.arithmetic");
+        Assumptions.assumeTrue(expected != null, "no expectation given");
+        assertEquals(expected, ModeArithmetics.selected().name());
+    }
+
+    @Test
+    void xtsTweaksEqualScalar() {
+        ModeArithmetic v = vector();
+        Random r = new Random(7);
+        for (int blocks = 0; blocks <= 140; blocks++) {
+            check(v, r, blocks);
+        }
+        for (int blocks : new int[] {255, 256, 257, 1000, 1024}) {
+            check(v, r, blocks);
+        }
+    }
+
+    private static void check(ModeArithmetic v, Random r, int blocks) {
+        long[] t1 = {r.nextLong(), r.nextLong()};
+        if (blocks % 3 == 0) {
+            t1[1] |= Long.MIN_VALUE; // force the carry on the first step
+        }
+        long[] t2 = t1.clone();
+        int off = r.nextInt(17);
+        byte[] d1 = new byte[off + blocks * 16 + 3];
+        byte[] d2 = d1.clone();
+        SCALAR.xtsTweaks(t1, d1, off, blocks);
+        v.xtsTweaks(t2, d2, off, blocks);
+        assertArrayEquals(d1, d2, "tweaks, blocks=" + blocks);
+        assertArrayEquals(t1, t2, "next tweak, blocks=" + blocks);
+    }
+
+    @Test
+    void xorEqualsScalar() {
+        ModeArithmetic v = vector();
+        Random r = new Random(8);
+        for (int len = 0; len <= 4096; len += len < 256 ? 16 : 272) {
+            byte[] a = new byte[len + 5], b = new byte[len + 9];
+            r.nextBytes(a);
+            r.nextBytes(b);
+            byte[] o1 = new byte[len + 3], o2 = new byte[len + 3];
+            SCALAR.xor(a, 5, b, 9, o1, 3, len);
+            v.xor(a, 5, b, 9, o2, 3, len);
+            assertArrayEquals(o1, o2, "len=" + len);
+            // in place
+            byte[] a2 = a.clone();
+            v.xor(a2, 5, b, 9, a2, 5, len);
+            assertArrayEquals(java.util.Arrays.copyOfRange(o1, 3, 3 + len), java.util.Arrays.copyOfRange(a2, 5, 5 + len));
+        }
+    }
+}
