@@ -10,7 +10,7 @@ package org.vectorjce.internal;
 abstract class Mode {
     static final int BLOCK = BlockKernel.BLOCK;
     /** Blocks per internal chunk: 4 KiB of scratch stays in L1 next to the data. */
-    static final int CHUNK_BLOCKS = 256;
+    static final int CHUNK_BLOCKS = 1024;
 
     final BlockKernel kernel;
     final ModeArithmetic ops;

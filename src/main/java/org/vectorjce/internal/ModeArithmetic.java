@@ -69,6 +69,25 @@ public class ModeArithmetic {
     }
 
     /**
+     * {@code out_j = in_j ⊕ T_j} for the next {@code blocks} XTS tweaks, starting with {@code t} and
+     * leaving {@code t} after them — the tweak XOR pass of XTS with the tweaks generated on the
+     * fly, so no tweak buffer is written and read back (XTS runs it twice per chunk, from a saved
+     * start). {@code in} and {@code out} ranges are disjoint or identical.
+     */
+    public void xtsXor(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        long lo = t[0], hi = t[1];
+        for (int b = 0; b < blocks; b++, inOff += 16, outOff += 16) {
+            LE64.set(out, outOff, (long) LE64.get(in, inOff) ^ lo);
+            LE64.set(out, outOff + 8, (long) LE64.get(in, inOff + 8) ^ hi);
+            long carry = hi >> 63;
+            hi = (hi << 1) | (lo >>> 63);
+            lo = (lo << 1) ^ (carry & Gf128.R);
+        }
+        t[0] = lo;
+        t[1] = hi;
+    }
+
+    /**
      * Writes the next {@code blocks} LRW tweaks T_j = K2 ⊗ (I + j). {@code state = {tHi, tLo, iHi, iLo}}
      * holds the current tweak and block index (big-endian halves); {@code mulinc[2k], mulinc[2k+1]}
      * = K2 ⊗ (2^(k+1) − 1) (hi, lo). Incrementing I flips its trailing ones and the next zero, so

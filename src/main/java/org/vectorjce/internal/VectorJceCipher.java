@@ -324,6 +324,14 @@ public final class VectorJceCipher extends CipherSpi {
 
     /** Bytes an update of {@code len} more input bytes writes now. */
     private int updateOutputLength(int len) {
+        return processableLength(len, false);
+    }
+
+    /**
+     * Bytes of buffered + {@code len} input that can go through the mode now; {@code last} when
+     * no more input follows (doFinal): XTS then holds back only a stealing tail.
+     */
+    private int processableLength(int len, boolean last) {
         long n = (long) buffered + len;
         if (modeId == ModeId.CTR) {
             return (int) Math.min(n, Integer.MAX_VALUE);
@@ -331,7 +339,11 @@ public final class VectorJceCipher extends CipherSpi {
         long keep;
         if (modeId == ModeId.XTS) {
             // Hold back the last full block and any partial one (16..31 bytes) for ciphertext stealing.
-            keep = n < 2 * BLOCK ? n : BLOCK + n % BLOCK;
+            if (last) {
+                keep = n % BLOCK == 0 ? 0 : BLOCK + n % BLOCK; // the stealing pair only
+            } else {
+                keep = n < 2 * BLOCK ? n : BLOCK + n % BLOCK;
+            }
         } else if (padding && !encrypt) {
             // Hold back the last block: it carries the padding.
             keep = n % BLOCK == 0 ? Math.min(n, BLOCK) : n % BLOCK;
@@ -408,8 +420,12 @@ public final class VectorJceCipher extends CipherSpi {
 
     /** Processes what can be processed now; the caller checked the output space. */
     private int update(byte[] in, int inOff, int len, byte[] out, int outOff) {
-        int p = updateOutputLength(len);
-        if (modeId == ModeId.XTS) {
+        return update(in, inOff, len, out, outOff, false);
+    }
+
+    private int update(byte[] in, int inOff, int len, byte[] out, int outOff, boolean last) {
+        int p = processableLength(len, last);
+        if (modeId == ModeId.XTS && !last) { // doFinal checked the whole unit's length already
             unitBytes += p;
             if (unitBytes + BLOCK > XtsMode.MAX_DATA_UNIT_BYTES) {
                 // Past 2^20 blocks nothing more is output; doFinal reports the error.
@@ -579,13 +595,16 @@ public final class VectorJceCipher extends CipherSpi {
 
     /** Processes the whole rest of the message; lengths were checked. */
     private int finish(byte[] in, int inOff, int len, byte[] out, int outOff) throws BadPaddingException {
-        int w = update(in, inOff, len, out, outOff);
+        int w = update(in, inOff, len, out, outOff, true);
         int o = outOff + w;
         switch (modeId) {
             case CTR:
                 return w;
             case XTS: {
-                // buffered is 16..31 here (or 0 only if the unit was empty, which was refused).
+                // buffered is 0 (whole blocks) or 17..31: a full block and a partial one to steal.
+                if (buffered == 0) {
+                    return w;
+                }
                 int n = buffered;
                 ((XtsMode) mode).finish(buf, 0, tail, 0, n);
                 System.arraycopy(tail, 0, out, o, n);

@@ -31,7 +31,7 @@ class ModeArithmeticTest {
     }
 
     @Test
-    void xtsTweaksEqualScalar() {
+    void xtsXorEqualsScalar() {
         ModeArithmetic v = vector();
         Random r = new Random(7);
         for (int blocks = 0; blocks <= 140; blocks++) {
@@ -50,11 +50,22 @@ class ModeArithmeticTest {
         long[] t2 = t1.clone();
         int off = r.nextInt(17);
         byte[] d1 = new byte[off + blocks * 16 + 3];
+        r.nextBytes(d1);
         byte[] d2 = d1.clone();
-        SCALAR.xtsTweaks(t1, d1, off, blocks);
-        v.xtsTweaks(t2, d2, off, blocks);
-        assertArrayEquals(d1, d2, "tweaks, blocks=" + blocks);
+        byte[] o1 = new byte[d1.length], o2 = new byte[d1.length];
+        int outOff = r.nextInt(3);
+        SCALAR.xtsXor(t1, d1, off, o1, outOff, blocks);
+        v.xtsXor(t2, d2, off, o2, outOff, blocks);
+        assertArrayEquals(o1, o2, "tweak xor, blocks=" + blocks);
         assertArrayEquals(t1, t2, "next tweak, blocks=" + blocks);
+        // in place, and against the tweak sequence itself (xor with zeros = the tweaks)
+        long[] t3 = t1.clone();
+        byte[] zeros = new byte[blocks * 16];
+        byte[] seq = new byte[blocks * 16];
+        SCALAR.xtsTweaks(t3, seq, 0, blocks);
+        long[] t4 = t1.clone();
+        v.xtsXor(t4, zeros, 0, zeros, 0, blocks);
+        assertArrayEquals(seq, zeros, "in place, blocks=" + blocks);
     }
 
     @Test

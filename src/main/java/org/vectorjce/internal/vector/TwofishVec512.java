@@ -5,6 +5,9 @@ import static jdk.incubator.vector.VectorOperators.ROL;
 import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
@@ -44,7 +47,7 @@ import org.vectorjce.internal.TwofishTable;
  * no method is large — a batch loop with all 16 rounds written out (3.3 KB of bytecode) made C1 give
  * up ("out of virtual registers") and C2 take seconds to arrive, running interpreted meanwhile at
  * ~1 MB/s and allocating ~0.5 MB per call. So the state of a batch lives in a scratch {@code int[]}
- * between steps, and one round is two calls, {@link #gPlanes} and {@link #finishRound}.
+ * between steps, and one round is three calls: {@link #planes}, {@link #sboxesMds}, {@link #finishRound}.
  */
 public final class TwofishVec512 extends BlockKernel {
     static final String NAME = "twofish-vec512-16way";
@@ -165,9 +168,14 @@ public final class TwofishVec512 extends BlockKernel {
      * The state of one batch between rounds: words x0..x3 of group a at 0, 16, 32, 48 (16 lanes
      * each, lane p = block p of the group), group b at 64 more.
      */
-    private final int[] st = new int[8 * 16];
-    /** The output planes z0..z3 of the two g's of a round, between its two halves. */
+    private final MemorySegment st = Arena.ofAuto().allocate(8 * 64, 64);
+    /** A round's four byte planes between its steps: g's inputs, then its outputs. */
+    private final byte[] pl = new byte[4 * 64];
+    /** Output planes z0..z3 of a round's g's. */
     private final byte[] zs = new byte[4 * 64];
+    /** g0(a.p), g1(a.q), g0(b.p), g1(b.q) of a round. */
+    private final int[] gw = new int[4 * 16];
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     /** One padded batch for tails of {@link #PAD_MIN_BLOCKS} or more blocks; zeroed after use. */
     private final byte[] pad = new byte[16 * WAY];
 
@@ -234,8 +242,10 @@ public final class TwofishVec512 extends BlockKernel {
         fallback.destroy(); // wipes k, which is its array
         Arrays.fill(tab, (byte) 0);
         Arrays.fill(pad, (byte) 0);
-        Arrays.fill(st, 0);
+        st.fill((byte) 0);
+        Arrays.fill(pl, (byte) 0);
         Arrays.fill(zs, (byte) 0);
+        Arrays.fill(gw, 0);
     }
 
     /** Offsets of the c·s_j tables in {@link #tab}: 256 bytes each, loaded as four vectors. */
@@ -245,7 +255,7 @@ public final class TwofishVec512 extends BlockKernel {
     private static final int T3x01 = 2304, T3x5B = 2560, T3xEF = 2816;
 
     /** Offsets of the state words in {@link #st}; group b is {@link #GROUP_B} further. */
-    private static final int X0 = 0, X1 = 16, X2 = 32, X3 = 48, GROUP_B = 64;
+    private static final int X0 = 0, X1 = 64, X2 = 128, X3 = 192, GROUP_B = 256;
 
     /** Encrypts {@code batches} × 32 blocks. */
     private void encrypt32(byte[] in, int inOff, byte[] out, int outOff, int batches) {
@@ -256,10 +266,8 @@ public final class TwofishVec512 extends BlockKernel {
             for (int r = 8; r < 40; r += 4) {
                 // Round (§4.1): x2 = ROR(x2 ^ F0, 1), x3 = ROL(x3, 1) ^ F1, F from g0(x0), g1(x1);
                 // the next round with the halves swapped.
-                gPlanes(X0, X1);
-                finishRound(X2, X3, k[r], k[r + 1], 0);
-                gPlanes(X2, X3);
-                finishRound(X0, X1, k[r + 2], k[r + 3], 0);
+                round(X0, X1, X2, X3, k[r], k[r + 1], 0);
+                round(X2, X3, X0, X1, k[r + 2], k[r + 3], 0);
             }
             // Output whitening undoes the last swap (§4): C = (x2, x3, x0, x1) ^ K4..K7.
             store(out, outOff, X2, X3, X0, X1, 4);
@@ -273,10 +281,8 @@ public final class TwofishVec512 extends BlockKernel {
             load(in, inOff, X2, X3, X0, X1, 4);
             for (int r = 36; r >= 8; r -= 4) {
                 // Inverse round: x1 = ROR(x1 ^ F1, 1), x0 = ROL(x0, 1) ^ F0, F from g0(x2), g1(x3).
-                gPlanes(X2, X3);
-                finishRound(X1, X0, k[r + 3], k[r + 2], 1);
-                gPlanes(X0, X1);
-                finishRound(X3, X2, k[r + 1], k[r], 1);
+                round(X2, X3, X1, X0, k[r + 3], k[r + 2], 1);
+                round(X0, X1, X3, X2, k[r + 1], k[r], 1);
             }
             store(out, outOff, X0, X1, X2, X3, 0);
         }
@@ -288,7 +294,8 @@ public final class TwofishVec512 extends BlockKernel {
      * b); two rounds of two-vector permutes gather one word of 16 blocks per vector.
      */
     private void load(byte[] in, int off, int w0, int w1, int w2, int w3, int kb) {
-        final int[] s = st, k = this.k;
+        final MemorySegment s = st;
+        final int[] k = this.k;
         for (int g = 0; g < 2 * GROUP_B; g += GROUP_B, off += 256) {
             IntVector l0 = ByteVector.fromArray(B, in, off).reinterpretAsInts();
             IntVector l1 = ByteVector.fromArray(B, in, off + 64).reinterpretAsInts();
@@ -296,21 +303,22 @@ public final class TwofishVec512 extends BlockKernel {
             IntVector l3 = ByteVector.fromArray(B, in, off + 192).reinterpretAsInts();
             IntVector m0 = LD1_LO.selectFrom(l0, l1), m1 = LD1_HI.selectFrom(l0, l1);
             IntVector m2 = LD1_LO.selectFrom(l2, l3), m3 = LD1_HI.selectFrom(l2, l3);
-            LD2_LO.selectFrom(m0, m2).lanewise(XOR, k[kb]).intoArray(s, g + w0);
-            LD2_HI.selectFrom(m0, m2).lanewise(XOR, k[kb + 1]).intoArray(s, g + w1);
-            LD2_LO.selectFrom(m1, m3).lanewise(XOR, k[kb + 2]).intoArray(s, g + w2);
-            LD2_HI.selectFrom(m1, m3).lanewise(XOR, k[kb + 3]).intoArray(s, g + w3);
+            LD2_LO.selectFrom(m0, m2).lanewise(XOR, k[kb]).intoMemorySegment(s, g + w0, LE);
+            LD2_HI.selectFrom(m0, m2).lanewise(XOR, k[kb + 1]).intoMemorySegment(s, g + w1, LE);
+            LD2_LO.selectFrom(m1, m3).lanewise(XOR, k[kb + 2]).intoMemorySegment(s, g + w2, LE);
+            LD2_HI.selectFrom(m1, m3).lanewise(XOR, k[kb + 3]).intoMemorySegment(s, g + w3, LE);
         }
     }
 
     /** The inverse of {@link #load}: word j of each block is the word at {@code wj} ^ {@code k[kb + j]}. */
     private void store(byte[] out, int off, int w0, int w1, int w2, int w3, int kb) {
-        final int[] s = st, k = this.k;
+        final MemorySegment s = st;
+        final int[] k = this.k;
         for (int g = 0; g < 2 * GROUP_B; g += GROUP_B, off += 256) {
-            IntVector c0 = IntVector.fromArray(I, s, g + w0).lanewise(XOR, k[kb]);
-            IntVector c1 = IntVector.fromArray(I, s, g + w1).lanewise(XOR, k[kb + 1]);
-            IntVector c2 = IntVector.fromArray(I, s, g + w2).lanewise(XOR, k[kb + 2]);
-            IntVector c3 = IntVector.fromArray(I, s, g + w3).lanewise(XOR, k[kb + 3]);
+            IntVector c0 = IntVector.fromMemorySegment(I, s, g + w0, LE).lanewise(XOR, k[kb]);
+            IntVector c1 = IntVector.fromMemorySegment(I, s, g + w1, LE).lanewise(XOR, k[kb + 1]);
+            IntVector c2 = IntVector.fromMemorySegment(I, s, g + w2, LE).lanewise(XOR, k[kb + 2]);
+            IntVector c3 = IntVector.fromMemorySegment(I, s, g + w3, LE).lanewise(XOR, k[kb + 3]);
             IntVector n0 = ST1_LO.selectFrom(c0, c1), n1 = ST1_HI.selectFrom(c0, c1);
             IntVector n2 = ST1_LO.selectFrom(c2, c3), n3 = ST1_HI.selectFrom(c2, c3);
             ST2_LO.selectFrom(n0, n2).reinterpretAsBytes().intoArray(out, off);
@@ -321,94 +329,154 @@ public final class TwofishVec512 extends BlockKernel {
     }
 
     /**
-     * First half of a round (§4.1) on both groups: g0 of word {@code p} and g1 of word {@code q}
-     * (§4.2) as byte planes into {@link #zs}; {@link #finishRound} completes it.
+     * One round (§4.1) on both groups: g0 of word {@code p}, g1 of word {@code q}, F into words
+     * {@code ror} and {@code rol} (see {@link #pht}). Each step is its own small method so that C1
+     * can compile it; C2 inlines them all here.
      */
-    private void gPlanes(int p, int q) {
-        final int[] s = st;
-        final byte[] tb = tab, zs = this.zs;
+    private void round(int p, int q, int ror, int rol, int kRor, int kRol, int inv) {
+        planes(p, q);
+        sbox0();
+        sbox1();
+        sbox2();
+        sbox3();
+        words();
+        pht(ror, rol, kRor, kRol, inv);
+    }
+
+    /**
+     * Start of a round (§4.1) on both groups, for g0 of word {@code p} and g1 of word {@code q}: the
+     * four words as byte planes into {@link #pl}.
+     */
+    private void planes(int p, int q) {
+        final MemorySegment s = st;
+        final byte[] pl = this.pl;
         // Words to byte planes. Plane i_j holds byte j of a.p | ROL(a.q, 8) | b.p | ROL(b.q, 8),
         // 16 lanes each (g1(x) = g0(ROL(x, 8)): the rotation is folded into IN1).
-        ByteVector ap = IntVector.fromArray(I, s, p).reinterpretAsBytes();
-        ByteVector aq = IntVector.fromArray(I, s, q).reinterpretAsBytes();
-        ByteVector bp = IntVector.fromArray(I, s, GROUP_B + p).reinterpretAsBytes();
-        ByteVector bq = IntVector.fromArray(I, s, GROUP_B + q).reinterpretAsBytes();
+        ByteVector ap = IntVector.fromMemorySegment(I, s, p, LE).reinterpretAsBytes();
+        ByteVector aq = IntVector.fromMemorySegment(I, s, q, LE).reinterpretAsBytes();
+        ByteVector bp = IntVector.fromMemorySegment(I, s, GROUP_B + p, LE).reinterpretAsBytes();
+        ByteVector bq = IntVector.fromMemorySegment(I, s, GROUP_B + q, LE).reinterpretAsBytes();
         ByteVector u0 = IN1_LO.selectFrom(ap, aq), u1 = IN1_HI.selectFrom(ap, aq);
         ByteVector v0 = IN1_LO.selectFrom(bp, bq), v1 = IN1_HI.selectFrom(bp, bq);
         ByteVector i0 = IN2_LO.selectFrom(u0, v0), i1 = IN2_HI.selectFrom(u0, v0);
         ByteVector i2 = IN2_LO.selectFrom(u1, v1), i3 = IN2_HI.selectFrom(u1, v1);
+        i0.intoArray(pl, 0);
+        i1.intoArray(pl, 64);
+        i2.intoArray(pl, 128);
+        i3.intoArray(pl, 192);
+    }
 
-        // sJxC = C·s_J(i_J): a 256-entry table held as four vectors, looked up as two 128-entry
-        // two-vector permutes (selectFrom wraps the index modulo 128) blended on the index's top bit.
-        VectorMask<Byte> h0 = i0.lt((byte) 0);
-        ByteVector s0x01 = i0.selectFrom(ByteVector.fromArray(B, tb, T0x01), ByteVector.fromArray(B, tb, T0x01 + 64))
-                .blend(i0.selectFrom(ByteVector.fromArray(B, tb, T0x01 + 128), ByteVector.fromArray(B, tb, T0x01 + 192)), h0);
-        ByteVector s0x5B = i0.selectFrom(ByteVector.fromArray(B, tb, T0x5B), ByteVector.fromArray(B, tb, T0x5B + 64))
-                .blend(i0.selectFrom(ByteVector.fromArray(B, tb, T0x5B + 128), ByteVector.fromArray(B, tb, T0x5B + 192)), h0);
-        ByteVector s0xEF = i0.selectFrom(ByteVector.fromArray(B, tb, T0xEF), ByteVector.fromArray(B, tb, T0xEF + 64))
-                .blend(i0.selectFrom(ByteVector.fromArray(B, tb, T0xEF + 128), ByteVector.fromArray(B, tb, T0xEF + 192)), h0);
-        VectorMask<Byte> h1 = i1.lt((byte) 0);
-        ByteVector s1x01 = i1.selectFrom(ByteVector.fromArray(B, tb, T1x01), ByteVector.fromArray(B, tb, T1x01 + 64))
-                .blend(i1.selectFrom(ByteVector.fromArray(B, tb, T1x01 + 128), ByteVector.fromArray(B, tb, T1x01 + 192)), h1);
-        ByteVector s1x5B = i1.selectFrom(ByteVector.fromArray(B, tb, T1x5B), ByteVector.fromArray(B, tb, T1x5B + 64))
-                .blend(i1.selectFrom(ByteVector.fromArray(B, tb, T1x5B + 128), ByteVector.fromArray(B, tb, T1x5B + 192)), h1);
-        ByteVector s1xEF = i1.selectFrom(ByteVector.fromArray(B, tb, T1xEF), ByteVector.fromArray(B, tb, T1xEF + 64))
-                .blend(i1.selectFrom(ByteVector.fromArray(B, tb, T1xEF + 128), ByteVector.fromArray(B, tb, T1xEF + 192)), h1);
-        VectorMask<Byte> h2 = i2.lt((byte) 0);
-        ByteVector s2x01 = i2.selectFrom(ByteVector.fromArray(B, tb, T2x01), ByteVector.fromArray(B, tb, T2x01 + 64))
-                .blend(i2.selectFrom(ByteVector.fromArray(B, tb, T2x01 + 128), ByteVector.fromArray(B, tb, T2x01 + 192)), h2);
-        ByteVector s2x5B = i2.selectFrom(ByteVector.fromArray(B, tb, T2x5B), ByteVector.fromArray(B, tb, T2x5B + 64))
-                .blend(i2.selectFrom(ByteVector.fromArray(B, tb, T2x5B + 128), ByteVector.fromArray(B, tb, T2x5B + 192)), h2);
-        ByteVector s2xEF = i2.selectFrom(ByteVector.fromArray(B, tb, T2xEF), ByteVector.fromArray(B, tb, T2xEF + 64))
-                .blend(i2.selectFrom(ByteVector.fromArray(B, tb, T2xEF + 128), ByteVector.fromArray(B, tb, T2xEF + 192)), h2);
-        VectorMask<Byte> h3 = i3.lt((byte) 0);
-        ByteVector s3x01 = i3.selectFrom(ByteVector.fromArray(B, tb, T3x01), ByteVector.fromArray(B, tb, T3x01 + 64))
-                .blend(i3.selectFrom(ByteVector.fromArray(B, tb, T3x01 + 128), ByteVector.fromArray(B, tb, T3x01 + 192)), h3);
-        ByteVector s3x5B = i3.selectFrom(ByteVector.fromArray(B, tb, T3x5B), ByteVector.fromArray(B, tb, T3x5B + 64))
-                .blend(i3.selectFrom(ByteVector.fromArray(B, tb, T3x5B + 128), ByteVector.fromArray(B, tb, T3x5B + 192)), h3);
-        ByteVector s3xEF = i3.selectFrom(ByteVector.fromArray(B, tb, T3xEF), ByteVector.fromArray(B, tb, T3xEF + 64))
-                .blend(i3.selectFrom(ByteVector.fromArray(B, tb, T3xEF + 128), ByteVector.fromArray(B, tb, T3xEF + 192)), h3);
+    /*
+     * S-boxes and MDS (§4.2) on the planes of pl: sJxC = C·s_J(i_J) is a 256-entry table held as four
+     * vectors, looked up as two 128-entry two-vector permutes (selectFrom wraps the index modulo 128)
+     * blended on the index's top bit; plane z_i of the output is the xor over j of MDS[i][j]·s_j,
+     * MDS = [01 EF 5B 5B; 5B EF EF 01; EF 5B 01 EF; EF 01 EF 5B].
+     */
 
-        // MDS (§4.2): plane z_i = xor over j of MDS[i][j]·s_j,
-        // MDS = [01 EF 5B 5B; 5B EF EF 01; EF 5B 01 EF; EF 01 EF 5B].
-        ByteVector z0 = s0x01.lanewise(XOR, s1xEF).lanewise(XOR, s2x5B).lanewise(XOR, s3x5B);
-        ByteVector z1 = s0x5B.lanewise(XOR, s1xEF).lanewise(XOR, s2xEF).lanewise(XOR, s3x01);
-        ByteVector z2 = s0xEF.lanewise(XOR, s1x5B).lanewise(XOR, s2x01).lanewise(XOR, s3xEF);
-        ByteVector z3 = s0xEF.lanewise(XOR, s1x01).lanewise(XOR, s2xEF).lanewise(XOR, s3x5B);
-        z0.intoArray(zs, 0);
-        z1.intoArray(zs, 64);
-        z2.intoArray(zs, 128);
-        z3.intoArray(zs, 192);
+    /** S-box 0 on plane i0, times MDS column 0 (01, 5B, EF, EF): starts the output planes z0..z3 in {@link #zs}. */
+    private void sbox0() {
+        final byte[] tb = tab;
+        final byte[] pl = this.pl, zs = this.zs;
+        ByteVector i = ByteVector.fromArray(B, pl, 0);
+        VectorMask<Byte> h = i.lt((byte) 0);
+        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T0x01), ByteVector.fromArray(B, tb, T0x01 + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T0x01 + 128), ByteVector.fromArray(B, tb, T0x01 + 192)), h);
+        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T0x5B), ByteVector.fromArray(B, tb, T0x5B + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T0x5B + 128), ByteVector.fromArray(B, tb, T0x5B + 192)), h);
+        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T0xEF), ByteVector.fromArray(B, tb, T0xEF + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T0xEF + 128), ByteVector.fromArray(B, tb, T0xEF + 192)), h);
+        x01.intoArray(zs, 0);
+        x5B.intoArray(zs, 64);
+        xEF.intoArray(zs, 128);
+        xEF.intoArray(zs, 192);
+    }
+
+    /** S-box 1 on plane i1, times MDS column 1 (EF, EF, 5B, 01): xored into z0..z3. */
+    private void sbox1() {
+        final byte[] tb = tab;
+        final byte[] pl = this.pl, zs = this.zs;
+        ByteVector i = ByteVector.fromArray(B, pl, 64);
+        VectorMask<Byte> h = i.lt((byte) 0);
+        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T1x01), ByteVector.fromArray(B, tb, T1x01 + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T1x01 + 128), ByteVector.fromArray(B, tb, T1x01 + 192)), h);
+        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T1x5B), ByteVector.fromArray(B, tb, T1x5B + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T1x5B + 128), ByteVector.fromArray(B, tb, T1x5B + 192)), h);
+        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T1xEF), ByteVector.fromArray(B, tb, T1xEF + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T1xEF + 128), ByteVector.fromArray(B, tb, T1xEF + 192)), h);
+        ByteVector.fromArray(B, zs, 0).lanewise(XOR, xEF).intoArray(zs, 0);
+        ByteVector.fromArray(B, zs, 64).lanewise(XOR, xEF).intoArray(zs, 64);
+        ByteVector.fromArray(B, zs, 128).lanewise(XOR, x5B).intoArray(zs, 128);
+        ByteVector.fromArray(B, zs, 192).lanewise(XOR, x01).intoArray(zs, 192);
+    }
+
+    /** S-box 2 on plane i2, times MDS column 2 (5B, EF, 01, EF): xored into z0..z3. */
+    private void sbox2() {
+        final byte[] tb = tab;
+        final byte[] pl = this.pl, zs = this.zs;
+        ByteVector i = ByteVector.fromArray(B, pl, 128);
+        VectorMask<Byte> h = i.lt((byte) 0);
+        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T2x01), ByteVector.fromArray(B, tb, T2x01 + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T2x01 + 128), ByteVector.fromArray(B, tb, T2x01 + 192)), h);
+        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T2x5B), ByteVector.fromArray(B, tb, T2x5B + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T2x5B + 128), ByteVector.fromArray(B, tb, T2x5B + 192)), h);
+        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T2xEF), ByteVector.fromArray(B, tb, T2xEF + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T2xEF + 128), ByteVector.fromArray(B, tb, T2xEF + 192)), h);
+        ByteVector.fromArray(B, zs, 0).lanewise(XOR, x5B).intoArray(zs, 0);
+        ByteVector.fromArray(B, zs, 64).lanewise(XOR, xEF).intoArray(zs, 64);
+        ByteVector.fromArray(B, zs, 128).lanewise(XOR, x01).intoArray(zs, 128);
+        ByteVector.fromArray(B, zs, 192).lanewise(XOR, xEF).intoArray(zs, 192);
+    }
+
+    /** S-box 3 on plane i3, times MDS column 3 (5B, 01, EF, 5B): xored into z0..z3. */
+    private void sbox3() {
+        final byte[] tb = tab;
+        final byte[] pl = this.pl, zs = this.zs;
+        ByteVector i = ByteVector.fromArray(B, pl, 192);
+        VectorMask<Byte> h = i.lt((byte) 0);
+        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T3x01), ByteVector.fromArray(B, tb, T3x01 + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T3x01 + 128), ByteVector.fromArray(B, tb, T3x01 + 192)), h);
+        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T3x5B), ByteVector.fromArray(B, tb, T3x5B + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T3x5B + 128), ByteVector.fromArray(B, tb, T3x5B + 192)), h);
+        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T3xEF), ByteVector.fromArray(B, tb, T3xEF + 64))
+                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T3xEF + 128), ByteVector.fromArray(B, tb, T3xEF + 192)), h);
+        ByteVector.fromArray(B, zs, 0).lanewise(XOR, x5B).intoArray(zs, 0);
+        ByteVector.fromArray(B, zs, 64).lanewise(XOR, x01).intoArray(zs, 64);
+        ByteVector.fromArray(B, zs, 128).lanewise(XOR, xEF).intoArray(zs, 128);
+        ByteVector.fromArray(B, zs, 192).lanewise(XOR, x5B).intoArray(zs, 192);
+    }
+
+    /** Planes z0..z3 of {@link #zs} back to words: g0(a.p), g1(a.q), g0(b.p), g1(b.q) into {@link #gw}. */
+    private void words() {
+        final byte[] zs = this.zs;
+        final int[] gw = this.gw;
+        ByteVector z0 = ByteVector.fromArray(B, zs, 0), z1 = ByteVector.fromArray(B, zs, 64);
+        ByteVector z2 = ByteVector.fromArray(B, zs, 128), z3 = ByteVector.fromArray(B, zs, 192);
+        ByteVector y01a = OUT1_A.selectFrom(z0, z1), y01b = OUT1_B.selectFrom(z0, z1);
+        ByteVector y23a = OUT1_A.selectFrom(z2, z3), y23b = OUT1_B.selectFrom(z2, z3);
+        OUT2_LO.selectFrom(y01a, y23a).reinterpretAsInts().intoArray(gw, 0);
+        OUT2_HI.selectFrom(y01a, y23a).reinterpretAsInts().intoArray(gw, 16);
+        OUT2_LO.selectFrom(y01b, y23b).reinterpretAsInts().intoArray(gw, 32);
+        OUT2_HI.selectFrom(y01b, y23b).reinterpretAsInts().intoArray(gw, 48);
     }
 
     /**
-     * Second half of a round: the planes {@link #zs} of g's outputs back to words, then the PHT, the
-     * subkeys and the one-bit rotations into words {@code ror} (x = ROR(x ^ F, 1)) and {@code rol}
-     * (x = ROL(x, 1) ^ F'). F0 = g0 + g1, F1 = g0 + 2·g1: encryption ({@code inv} 0) gives F0 + kRor
-     * to the ROR word and F1 + kRol to the ROL word, decryption ({@code inv} 1) F1 and F0 — the
-     * shift by {@code inv} below picks which.
+     * End of a round: the PHT, the subkeys and the one-bit rotations into words {@code ror}
+     * (x = ROR(x ^ F, 1)) and {@code rol} (x = ROL(x, 1) ^ F'). F0 = g0 + g1, F1 = g0 + 2·g1:
+     * encryption ({@code inv} 0) gives F0 + kRor to the ROR word and F1 + kRol to the ROL word,
+     * decryption ({@code inv} 1) F1 and F0 — the shift by {@code inv} below picks which.
      */
-    private void finishRound(int ror, int rol, int kRor, int kRol, int inv) {
-        final int[] s = st;
-        final byte[] zs = this.zs;
-        ByteVector z0 = ByteVector.fromArray(B, zs, 0), z1 = ByteVector.fromArray(B, zs, 64);
-        ByteVector z2 = ByteVector.fromArray(B, zs, 128), z3 = ByteVector.fromArray(B, zs, 192);
-        // Byte planes back to words: g0(a.p), g1(a.q), g0(b.p), g1(b.q).
-        ByteVector y01a = OUT1_A.selectFrom(z0, z1), y01b = OUT1_B.selectFrom(z0, z1);
-        ByteVector y23a = OUT1_A.selectFrom(z2, z3), y23b = OUT1_B.selectFrom(z2, z3);
-        IntVector ga0 = OUT2_LO.selectFrom(y01a, y23a).reinterpretAsInts();
-        IntVector ga1 = OUT2_HI.selectFrom(y01a, y23a).reinterpretAsInts();
-        IntVector gb0 = OUT2_LO.selectFrom(y01b, y23b).reinterpretAsInts();
-        IntVector gb1 = OUT2_HI.selectFrom(y01b, y23b).reinterpretAsInts();
-
-        // PHT, subkeys, rotations.
+    private void pht(int ror, int rol, int kRor, int kRol, int inv) {
+        final MemorySegment s = st;
+        final int[] gw = this.gw;
+        IntVector ga0 = IntVector.fromArray(I, gw, 0), ga1 = IntVector.fromArray(I, gw, 16);
+        IntVector gb0 = IntVector.fromArray(I, gw, 32), gb1 = IntVector.fromArray(I, gw, 48);
         IntVector fa = ga0.add(ga1.lanewise(LSHL, inv)).add(kRor);
         IntVector fa2 = ga0.add(ga1.lanewise(LSHL, 1 - inv)).add(kRol);
         IntVector fb = gb0.add(gb1.lanewise(LSHL, inv)).add(kRor);
         IntVector fb2 = gb0.add(gb1.lanewise(LSHL, 1 - inv)).add(kRol);
-        IntVector.fromArray(I, s, ror).lanewise(XOR, fa).lanewise(ROR, 1).intoArray(s, ror);
-        IntVector.fromArray(I, s, rol).lanewise(ROL, 1).lanewise(XOR, fa2).intoArray(s, rol);
-        IntVector.fromArray(I, s, GROUP_B + ror).lanewise(XOR, fb).lanewise(ROR, 1).intoArray(s, GROUP_B + ror);
-        IntVector.fromArray(I, s, GROUP_B + rol).lanewise(ROL, 1).lanewise(XOR, fb2).intoArray(s, GROUP_B + rol);
+        IntVector.fromMemorySegment(I, s, ror, LE).lanewise(XOR, fa).lanewise(ROR, 1).intoMemorySegment(s, ror, LE);
+        IntVector.fromMemorySegment(I, s, rol, LE).lanewise(ROL, 1).lanewise(XOR, fa2).intoMemorySegment(s, rol, LE);
+        IntVector.fromMemorySegment(I, s, GROUP_B + ror, LE).lanewise(XOR, fb).lanewise(ROR, 1).intoMemorySegment(s, GROUP_B + ror, LE);
+        IntVector.fromMemorySegment(I, s, GROUP_B + rol, LE).lanewise(ROL, 1).lanewise(XOR, fb2).intoMemorySegment(s, GROUP_B + rol, LE);
     }
 }
