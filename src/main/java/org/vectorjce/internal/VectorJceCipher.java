@@ -49,6 +49,10 @@ public final class VectorJceCipher extends CipherSpi {
     private boolean padding = true; // "AES" alone means AES/ECB/PKCS5Padding, as in SunJCE
 
     private Mode mode;
+    /** What {@link #mode}'s key schedule was built from, so re-init with the same key reuses it. */
+    private byte[] keyCopy;
+    private ModeId keyMode;
+    private KernelFactory keyFactory;
     private boolean encrypt;
     private byte[] iv;
     /** Input bytes not yet processed: a partial block, or blocks held back (padding, XTS). */
@@ -174,11 +178,25 @@ public final class VectorJceCipher extends CipherSpi {
         try {
             // IV first, so no key schedule is built for a call that fails.
             byte[] newIv = checkIv(ivBytes, enc, random, paramsGiven);
-            Mode m = newMode(k, enc);
-            if (mode != null) {
-                mode.destroy(); // re-key: wipe the old schedule
+            checkKeyLength(k.length);
+            KernelFactory factory = factory();
+            if (mode != null && keyMode == modeId && keyFactory == factory && MessageDigest.isEqual(keyCopy, k)) {
+                // Same key, mode and kernel (e.g. sector-by-sector XTS with a new tweak per
+                // init): keep the key schedule, only the IV changes.
+                checkXtsHalves(k, enc);
+            } else {
+                Mode m = newMode(k, enc, factory);
+                if (mode != null) {
+                    mode.destroy(); // re-key: wipe the old schedule
+                }
+                mode = m;
+                keyMode = modeId;
+                keyFactory = factory;
+                if (keyCopy != null) {
+                    Arrays.fill(keyCopy, (byte) 0);
+                }
+                keyCopy = k.clone();
             }
-            mode = m;
             encrypt = enc;
             iv = newIv;
             mode.start(enc, iv);
@@ -267,8 +285,22 @@ public final class VectorJceCipher extends CipherSpi {
         return ivBytes.clone();
     }
 
-    private Mode newMode(byte[] k, boolean enc) throws InvalidKeyException {
-        checkKeyLength(k.length);
+    /** XTS with K1 == K2 is refused for encryption; decryption stays possible for old volumes. */
+    private void checkXtsHalves(byte[] k, boolean enc) throws InvalidKeyException {
+        if (modeId != ModeId.XTS || !enc) {
+            return;
+        }
+        int half = k.length / 2, diff = 0;
+        for (int i = 0; i < half; i++) { // constant-time comparison of the halves
+            diff |= k[i] ^ k[half + i];
+        }
+        if (diff == 0) {
+            throw new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
+                    + " (allowed for decryption only)");
+        }
+    }
+
+    private Mode newMode(byte[] k, boolean enc, KernelFactory f) throws InvalidKeyException {
         ModeArithmetic ops = ModeArithmetics.selected();
         switch (modeId) {
             case XTS: {
@@ -276,13 +308,9 @@ public final class VectorJceCipher extends CipherSpi {
                 byte[] k1 = Arrays.copyOfRange(k, 0, half);
                 byte[] k2 = Arrays.copyOfRange(k, half, k.length);
                 try {
-                    // IEEE 1619-2018 §5.1 / FIPS: K1 == K2 is refused for encryption; decryption
-                    // stays possible so old volumes remain readable.
-                    if (enc && MessageDigest.isEqual(k1, k2)) {
-                        throw new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
-                                + " (allowed for decryption only)");
-                    }
-                    return new XtsMode(kernel(k1), kernel(k2), ops);
+                    // IEEE 1619-2018 §5.1 / FIPS: K1 == K2 is refused for encryption.
+                    checkXtsHalves(k, enc);
+                    return new XtsMode(f.create(k1), f.create(k2), ops);
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
@@ -292,24 +320,25 @@ public final class VectorJceCipher extends CipherSpi {
                 byte[] k1 = Arrays.copyOfRange(k, 0, k.length - BLOCK);
                 byte[] k2 = Arrays.copyOfRange(k, k.length - BLOCK, k.length);
                 try {
-                    return new LrwMode(kernel(k1), k2, ops);
+                    return new LrwMode(f.create(k1), k2, ops);
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
                 }
             }
             case CBC:
-                return new CbcMode(kernel(k), ops);
+                return new CbcMode(f.create(k), ops);
             case CTR:
-                return new CtrMode(kernel(k), ops);
+                return new CtrMode(f.create(k), ops);
             default:
-                return new Mode.Ecb(kernel(k), ops);
+                return new Mode.Ecb(f.create(k), ops);
         }
     }
 
-    private BlockKernel kernel(byte[] key) throws InvalidKeyException {
+    /** The kernel factory key set-up uses now (forced by property, or the best available). */
+    private KernelFactory factory() throws InvalidKeyException {
         try {
-            return Kernels.select(algorithm).create(key);
+            return Kernels.select(algorithm);
         } catch (IllegalArgumentException e) {
             throw new InvalidKeyException(e.getMessage(), e);
         }

@@ -7,6 +7,7 @@ import static jdk.incubator.vector.VectorOperators.XOR;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
@@ -47,7 +48,7 @@ import org.vectorjce.internal.TwofishTable;
  * no method is large — a batch loop with all 16 rounds written out (3.3 KB of bytecode) made C1 give
  * up ("out of virtual registers") and C2 take seconds to arrive, running interpreted meanwhile at
  * ~1 MB/s and allocating ~0.5 MB per call. So the state of a batch lives in a scratch {@code int[]}
- * between steps, and one round is three calls: {@link #planes}, {@link #sboxesMds}, {@link #finishRound}.
+ * between steps, and one round is three calls: {@link #planes}, {@link #sboxes}, {@link #pht}.
  */
 public final class TwofishVec512 extends BlockKernel {
     static final String NAME = "twofish-vec512-16way";
@@ -162,20 +163,26 @@ public final class TwofishVec512 extends BlockKernel {
     /** The scalar kernel for short calls and tails; its subkeys are ours too. */
     private final TwofishTable fallback;
     private final int[] k;
-    /** Table (j, c) = c·s_j(x), x = 0..255, at {@code 256 * (3j + c)}; c = 0, 1, 2 for 01, 5B, EF. */
-    private final byte[] tab = new byte[12 * 256];
-    /**
-     * The state of one batch between rounds: words x0..x3 of group a at 0, 16, 32, 48 (16 lanes
-     * each, lane p = block p of the group), group b at 64 more.
+
+    /*
+     * Working memory, one 64-byte-aligned native segment: the c·s_j tables, then SLOTS batch
+     * slots of state and planes. Aligned because every vector that goes through it is stored by
+     * one step and loaded by the next: a 64-byte access that straddles two cache lines cannot be
+     * store-forwarded (heap arrays start at 16 mod 64 here; aligned native memory measured ~15%
+     * faster).
+     *
+     *   TABLES  table (j, c) = c·s_j(x), x = 0..255, at 256 * (3j + c); c = 0, 1, 2 for 01, 5B, EF
+     *   slot    state: words x0..x3 of group a at X0..X3 (16 lanes each, lane p = block p of the
+     *           group), group b GROUP_B further; then the round's four byte planes at PLANES
      */
-    private final MemorySegment st = Arena.ofAuto().allocate(8 * 64, 64);
-    /** A round's four byte planes between its steps: g's inputs, then its outputs. */
-    private final byte[] pl = new byte[4 * 64];
-    /** Output planes z0..z3 of a round's g's. */
-    private final byte[] zs = new byte[4 * 64];
-    /** g0(a.p), g1(a.q), g0(b.p), g1(b.q) of a round. */
-    private final int[] gw = new int[4 * 16];
+    private static final int SLOTS = 2;
+    private static final int TABLES = 0;
+    private static final int SLOT0 = 12 * 256;
+    private static final int SLOT = 768;
+    private static final int X0 = 0, X1 = 64, X2 = 128, X3 = 192, GROUP_B = 256, PLANES = 512;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+
+    private final MemorySegment mem = Arena.ofAuto().allocate(SLOT0 + SLOTS * SLOT, 64);
     /** One padded batch for tails of {@link #PAD_MIN_BLOCKS} or more blocks; zeroed after use. */
     private final byte[] pad = new byte[16 * WAY];
 
@@ -188,7 +195,7 @@ public final class TwofishVec512 extends BlockKernel {
             for (int c = 0; c < 3; c++) {
                 int shift = 8 * ROW_OF[j][c];
                 for (int x = 0; x < 256; x++) {
-                    tab[256 * (3 * j + c) + x] = (byte) (t[x] >>> shift);
+                    mem.set(ValueLayout.JAVA_BYTE, TABLES + 256 * (3 * j + c) + x, (byte) (t[x] >>> shift));
                 }
             }
         }
@@ -240,85 +247,134 @@ public final class TwofishVec512 extends BlockKernel {
     @Override
     public void destroy() {
         fallback.destroy(); // wipes k, which is its array
-        Arrays.fill(tab, (byte) 0);
+        mem.fill((byte) 0);
         Arrays.fill(pad, (byte) 0);
-        st.fill((byte) 0);
-        Arrays.fill(pl, (byte) 0);
-        Arrays.fill(zs, (byte) 0);
-        Arrays.fill(gw, 0);
     }
 
-    /** Offsets of the c·s_j tables in {@link #tab}: 256 bytes each, loaded as four vectors. */
-    private static final int T0x01 = 0, T0x5B = 256, T0xEF = 512;
-    private static final int T1x01 = 768, T1x5B = 1024, T1xEF = 1280;
-    private static final int T2x01 = 1536, T2x5B = 1792, T2xEF = 2048;
-    private static final int T3x01 = 2304, T3x5B = 2560, T3xEF = 2816;
+    /** Offsets of the c·s_j tables in {@link #mem}: 256 bytes each, loaded as four vectors. */
+    private static final int T0x01 = TABLES, T0x5B = T0x01 + 256, T0xEF = T0x01 + 512;
+    private static final int T1x01 = TABLES + 768, T1x5B = T1x01 + 256, T1xEF = T1x01 + 512;
+    private static final int T2x01 = TABLES + 1536, T2x5B = T2x01 + 256, T2xEF = T2x01 + 512;
+    private static final int T3x01 = TABLES + 2304, T3x5B = T3x01 + 256, T3xEF = T3x01 + 512;
 
-    /** Offsets of the state words in {@link #st}; group b is {@link #GROUP_B} further. */
-    private static final int X0 = 0, X1 = 64, X2 = 128, X3 = 192, GROUP_B = 256;
+    /*
+     * The batch loops run up to SLOTS independent batches side by side, one step of each in turn:
+     * a round's steps form one dependency chain through all 32 blocks of a batch, so a second
+     * batch gives the core independent work while the first waits on permute and store-to-load
+     * latencies (measured: @INTERLEAVE@).
+     */
 
     /** Encrypts {@code batches} × 32 blocks. */
     private void encrypt32(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         final int[] k = this.k;
-        for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
+        while (batches > 0) {
+            int n = Math.min(batches, SLOTS);
             // Input whitening (§4): (x0, x1, x2, x3) = P ^ K0..K3.
-            load(in, inOff, X0, X1, X2, X3, 0);
+            for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                load(in, inOff + 16 * WAY * i, s, X0, X1, X2, X3, 0);
+            }
             for (int r = 8; r < 40; r += 4) {
-                // Round (§4.1): x2 = ROR(x2 ^ F0, 1), x3 = ROL(x3, 1) ^ F1, F from g0(x0), g1(x1);
-                // the next round with the halves swapped.
-                round(X0, X1, X2, X3, k[r], k[r + 1], 0);
-                round(X2, X3, X0, X1, k[r + 2], k[r + 3], 0);
+                // Round (§4.1): x2 = ROR(x2 ^ F0, 1), x3 = ROL(x3, 1) ^ F1 with F from g0(x0),
+                // g1(x1); the next round with the halves swapped.
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    planes(s, X0, X1);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    pht(s, X2, X3, k[r], k[r + 1], 0);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    planes(s, X2, X3);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    pht(s, X0, X1, k[r + 2], k[r + 3], 0);
+                }
             }
             // Output whitening undoes the last swap (§4): C = (x2, x3, x0, x1) ^ K4..K7.
-            store(out, outOff, X2, X3, X0, X1, 4);
+            for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                store(out, outOff + 16 * WAY * i, s, X2, X3, X0, X1, 4);
+            }
+            batches -= n;
+            inOff += 16 * WAY * n;
+            outOff += 16 * WAY * n;
         }
     }
 
     /** Decrypts {@code batches} × 32 blocks: the rounds of {@link #encrypt32} in reverse. */
     private void decrypt32(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         final int[] k = this.k;
-        for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
-            load(in, inOff, X2, X3, X0, X1, 4);
-            for (int r = 36; r >= 8; r -= 4) {
-                // Inverse round: x1 = ROR(x1 ^ F1, 1), x0 = ROL(x0, 1) ^ F0, F from g0(x2), g1(x3).
-                round(X2, X3, X1, X0, k[r + 3], k[r + 2], 1);
-                round(X0, X1, X3, X2, k[r + 1], k[r], 1);
+        while (batches > 0) {
+            int n = Math.min(batches, SLOTS);
+            for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                load(in, inOff + 16 * WAY * i, s, X2, X3, X0, X1, 4);
             }
-            store(out, outOff, X0, X1, X2, X3, 0);
+            for (int r = 36; r >= 8; r -= 4) {
+                // Inverse round: x1 = ROR(x1 ^ F1, 1), x0 = ROL(x0, 1) ^ F0 with F from g0(x2),
+                // g1(x3); then x3, x2 from g0(x0), g1(x1).
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    planes(s, X2, X3);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    pht(s, X1, X0, k[r + 3], k[r + 2], 1);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    planes(s, X0, X1);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    pht(s, X3, X2, k[r + 1], k[r], 1);
+                }
+            }
+            for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                store(out, outOff + 16 * WAY * i, s, X0, X1, X2, X3, 0);
+            }
+            batches -= n;
+            inOff += 16 * WAY * n;
+            outOff += 16 * WAY * n;
         }
     }
 
     /**
-     * Loads 32 blocks into {@link #st}: word j of each block, xored with {@code k[kb + j]}, to
-     * the word at offset {@code wj}. Blocks come four to a vector (lane 4b + w = word w of block
-     * b); two rounds of two-vector permutes gather one word of 16 blocks per vector.
+     * Loads 32 blocks into the slot at {@code s}: word j of each block, xored with {@code k[kb + j]},
+     * to the word at {@code s + wj}. Blocks come four to a vector (lane 4b + w = word w of block b);
+     * two rounds of two-vector permutes gather one word of 16 blocks per vector.
      */
-    private void load(byte[] in, int off, int w0, int w1, int w2, int w3, int kb) {
-        final MemorySegment s = st;
+    private void load(byte[] in, int off, int s, int w0, int w1, int w2, int w3, int kb) {
+        final MemorySegment m = mem;
         final int[] k = this.k;
-        for (int g = 0; g < 2 * GROUP_B; g += GROUP_B, off += 256) {
+        for (int g = s; g <= s + GROUP_B; g += GROUP_B, off += 256) {
             IntVector l0 = ByteVector.fromArray(B, in, off).reinterpretAsInts();
             IntVector l1 = ByteVector.fromArray(B, in, off + 64).reinterpretAsInts();
             IntVector l2 = ByteVector.fromArray(B, in, off + 128).reinterpretAsInts();
             IntVector l3 = ByteVector.fromArray(B, in, off + 192).reinterpretAsInts();
             IntVector m0 = LD1_LO.selectFrom(l0, l1), m1 = LD1_HI.selectFrom(l0, l1);
             IntVector m2 = LD1_LO.selectFrom(l2, l3), m3 = LD1_HI.selectFrom(l2, l3);
-            LD2_LO.selectFrom(m0, m2).lanewise(XOR, k[kb]).intoMemorySegment(s, g + w0, LE);
-            LD2_HI.selectFrom(m0, m2).lanewise(XOR, k[kb + 1]).intoMemorySegment(s, g + w1, LE);
-            LD2_LO.selectFrom(m1, m3).lanewise(XOR, k[kb + 2]).intoMemorySegment(s, g + w2, LE);
-            LD2_HI.selectFrom(m1, m3).lanewise(XOR, k[kb + 3]).intoMemorySegment(s, g + w3, LE);
+            LD2_LO.selectFrom(m0, m2).lanewise(XOR, k[kb]).intoMemorySegment(m, g + w0, LE);
+            LD2_HI.selectFrom(m0, m2).lanewise(XOR, k[kb + 1]).intoMemorySegment(m, g + w1, LE);
+            LD2_LO.selectFrom(m1, m3).lanewise(XOR, k[kb + 2]).intoMemorySegment(m, g + w2, LE);
+            LD2_HI.selectFrom(m1, m3).lanewise(XOR, k[kb + 3]).intoMemorySegment(m, g + w3, LE);
         }
     }
 
-    /** The inverse of {@link #load}: word j of each block is the word at {@code wj} ^ {@code k[kb + j]}. */
-    private void store(byte[] out, int off, int w0, int w1, int w2, int w3, int kb) {
-        final MemorySegment s = st;
+    /** The inverse of {@link #load}: word j of each block is the word at {@code s + wj} ^ {@code k[kb + j]}. */
+    private void store(byte[] out, int off, int s, int w0, int w1, int w2, int w3, int kb) {
+        final MemorySegment m = mem;
         final int[] k = this.k;
-        for (int g = 0; g < 2 * GROUP_B; g += GROUP_B, off += 256) {
-            IntVector c0 = IntVector.fromMemorySegment(I, s, g + w0, LE).lanewise(XOR, k[kb]);
-            IntVector c1 = IntVector.fromMemorySegment(I, s, g + w1, LE).lanewise(XOR, k[kb + 1]);
-            IntVector c2 = IntVector.fromMemorySegment(I, s, g + w2, LE).lanewise(XOR, k[kb + 2]);
-            IntVector c3 = IntVector.fromMemorySegment(I, s, g + w3, LE).lanewise(XOR, k[kb + 3]);
+        for (int g = s; g <= s + GROUP_B; g += GROUP_B, off += 256) {
+            IntVector c0 = IntVector.fromMemorySegment(I, m, g + w0, LE).lanewise(XOR, k[kb]);
+            IntVector c1 = IntVector.fromMemorySegment(I, m, g + w1, LE).lanewise(XOR, k[kb + 1]);
+            IntVector c2 = IntVector.fromMemorySegment(I, m, g + w2, LE).lanewise(XOR, k[kb + 2]);
+            IntVector c3 = IntVector.fromMemorySegment(I, m, g + w3, LE).lanewise(XOR, k[kb + 3]);
             IntVector n0 = ST1_LO.selectFrom(c0, c1), n1 = ST1_HI.selectFrom(c0, c1);
             IntVector n2 = ST1_LO.selectFrom(c2, c3), n3 = ST1_HI.selectFrom(c2, c3);
             ST2_LO.selectFrom(n0, n2).reinterpretAsBytes().intoArray(out, off);
@@ -328,155 +384,112 @@ public final class TwofishVec512 extends BlockKernel {
         }
     }
 
-    /**
-     * One round (§4.1) on both groups: g0 of word {@code p}, g1 of word {@code q}, F into words
-     * {@code ror} and {@code rol} (see {@link #pht}). Each step is its own small method so that C1
-     * can compile it; C2 inlines them all here.
+    /*
+     * A round (§4.1) on both groups of the slot at s is three steps: planes (g's input words to
+     * byte planes), sboxes (S-boxes and MDS on the planes, §4.2) and pht (planes back to words,
+     * PHT, subkeys, rotations). Three, not one, because C1 gives up on a method this large ("out of
+     * virtual registers"), and a method that C1 cannot compile can stay stuck in C1's
+     * limited-profile tier, never reaching C2 (seen here: ~2 MB/s after a minute). Each step
+     * alone compiles in C1.
      */
-    private void round(int p, int q, int ror, int rol, int kRor, int kRol, int inv) {
-        planes(p, q);
-        sbox0();
-        sbox1();
-        sbox2();
-        sbox3();
-        words();
-        pht(ror, rol, kRor, kRol, inv);
-    }
 
     /**
-     * Start of a round (§4.1) on both groups, for g0 of word {@code p} and g1 of word {@code q}: the
-     * four words as byte planes into {@link #pl}.
+     * g0 of word {@code p} and g1 of word {@code q}: the four words as byte planes at
+     * {@code s + PLANES}. Plane i_j holds byte j of a.p | ROL(a.q, 8) | b.p | ROL(b.q, 8), 16 lanes
+     * each (g1(x) = g0(ROL(x, 8)): the rotation is folded into IN1).
      */
-    private void planes(int p, int q) {
-        final MemorySegment s = st;
-        final byte[] pl = this.pl;
-        // Words to byte planes. Plane i_j holds byte j of a.p | ROL(a.q, 8) | b.p | ROL(b.q, 8),
-        // 16 lanes each (g1(x) = g0(ROL(x, 8)): the rotation is folded into IN1).
-        ByteVector ap = IntVector.fromMemorySegment(I, s, p, LE).reinterpretAsBytes();
-        ByteVector aq = IntVector.fromMemorySegment(I, s, q, LE).reinterpretAsBytes();
-        ByteVector bp = IntVector.fromMemorySegment(I, s, GROUP_B + p, LE).reinterpretAsBytes();
-        ByteVector bq = IntVector.fromMemorySegment(I, s, GROUP_B + q, LE).reinterpretAsBytes();
+    private void planes(int s, int p, int q) {
+        final MemorySegment m = mem;
+        ByteVector ap = ByteVector.fromMemorySegment(B, m, s + p, LE);
+        ByteVector aq = ByteVector.fromMemorySegment(B, m, s + q, LE);
+        ByteVector bp = ByteVector.fromMemorySegment(B, m, s + GROUP_B + p, LE);
+        ByteVector bq = ByteVector.fromMemorySegment(B, m, s + GROUP_B + q, LE);
         ByteVector u0 = IN1_LO.selectFrom(ap, aq), u1 = IN1_HI.selectFrom(ap, aq);
         ByteVector v0 = IN1_LO.selectFrom(bp, bq), v1 = IN1_HI.selectFrom(bp, bq);
-        ByteVector i0 = IN2_LO.selectFrom(u0, v0), i1 = IN2_HI.selectFrom(u0, v0);
-        ByteVector i2 = IN2_LO.selectFrom(u1, v1), i3 = IN2_HI.selectFrom(u1, v1);
-        i0.intoArray(pl, 0);
-        i1.intoArray(pl, 64);
-        i2.intoArray(pl, 128);
-        i3.intoArray(pl, 192);
-    }
-
-    /*
-     * S-boxes and MDS (§4.2) on the planes of pl: sJxC = C·s_J(i_J) is a 256-entry table held as four
-     * vectors, looked up as two 128-entry two-vector permutes (selectFrom wraps the index modulo 128)
-     * blended on the index's top bit; plane z_i of the output is the xor over j of MDS[i][j]·s_j,
-     * MDS = [01 EF 5B 5B; 5B EF EF 01; EF 5B 01 EF; EF 01 EF 5B].
-     */
-
-    /** S-box 0 on plane i0, times MDS column 0 (01, 5B, EF, EF): starts the output planes z0..z3 in {@link #zs}. */
-    private void sbox0() {
-        final byte[] tb = tab;
-        final byte[] pl = this.pl, zs = this.zs;
-        ByteVector i = ByteVector.fromArray(B, pl, 0);
-        VectorMask<Byte> h = i.lt((byte) 0);
-        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T0x01), ByteVector.fromArray(B, tb, T0x01 + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T0x01 + 128), ByteVector.fromArray(B, tb, T0x01 + 192)), h);
-        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T0x5B), ByteVector.fromArray(B, tb, T0x5B + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T0x5B + 128), ByteVector.fromArray(B, tb, T0x5B + 192)), h);
-        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T0xEF), ByteVector.fromArray(B, tb, T0xEF + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T0xEF + 128), ByteVector.fromArray(B, tb, T0xEF + 192)), h);
-        x01.intoArray(zs, 0);
-        x5B.intoArray(zs, 64);
-        xEF.intoArray(zs, 128);
-        xEF.intoArray(zs, 192);
-    }
-
-    /** S-box 1 on plane i1, times MDS column 1 (EF, EF, 5B, 01): xored into z0..z3. */
-    private void sbox1() {
-        final byte[] tb = tab;
-        final byte[] pl = this.pl, zs = this.zs;
-        ByteVector i = ByteVector.fromArray(B, pl, 64);
-        VectorMask<Byte> h = i.lt((byte) 0);
-        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T1x01), ByteVector.fromArray(B, tb, T1x01 + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T1x01 + 128), ByteVector.fromArray(B, tb, T1x01 + 192)), h);
-        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T1x5B), ByteVector.fromArray(B, tb, T1x5B + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T1x5B + 128), ByteVector.fromArray(B, tb, T1x5B + 192)), h);
-        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T1xEF), ByteVector.fromArray(B, tb, T1xEF + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T1xEF + 128), ByteVector.fromArray(B, tb, T1xEF + 192)), h);
-        ByteVector.fromArray(B, zs, 0).lanewise(XOR, xEF).intoArray(zs, 0);
-        ByteVector.fromArray(B, zs, 64).lanewise(XOR, xEF).intoArray(zs, 64);
-        ByteVector.fromArray(B, zs, 128).lanewise(XOR, x5B).intoArray(zs, 128);
-        ByteVector.fromArray(B, zs, 192).lanewise(XOR, x01).intoArray(zs, 192);
-    }
-
-    /** S-box 2 on plane i2, times MDS column 2 (5B, EF, 01, EF): xored into z0..z3. */
-    private void sbox2() {
-        final byte[] tb = tab;
-        final byte[] pl = this.pl, zs = this.zs;
-        ByteVector i = ByteVector.fromArray(B, pl, 128);
-        VectorMask<Byte> h = i.lt((byte) 0);
-        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T2x01), ByteVector.fromArray(B, tb, T2x01 + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T2x01 + 128), ByteVector.fromArray(B, tb, T2x01 + 192)), h);
-        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T2x5B), ByteVector.fromArray(B, tb, T2x5B + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T2x5B + 128), ByteVector.fromArray(B, tb, T2x5B + 192)), h);
-        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T2xEF), ByteVector.fromArray(B, tb, T2xEF + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T2xEF + 128), ByteVector.fromArray(B, tb, T2xEF + 192)), h);
-        ByteVector.fromArray(B, zs, 0).lanewise(XOR, x5B).intoArray(zs, 0);
-        ByteVector.fromArray(B, zs, 64).lanewise(XOR, xEF).intoArray(zs, 64);
-        ByteVector.fromArray(B, zs, 128).lanewise(XOR, x01).intoArray(zs, 128);
-        ByteVector.fromArray(B, zs, 192).lanewise(XOR, xEF).intoArray(zs, 192);
-    }
-
-    /** S-box 3 on plane i3, times MDS column 3 (5B, 01, EF, 5B): xored into z0..z3. */
-    private void sbox3() {
-        final byte[] tb = tab;
-        final byte[] pl = this.pl, zs = this.zs;
-        ByteVector i = ByteVector.fromArray(B, pl, 192);
-        VectorMask<Byte> h = i.lt((byte) 0);
-        ByteVector x01 = i.selectFrom(ByteVector.fromArray(B, tb, T3x01), ByteVector.fromArray(B, tb, T3x01 + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T3x01 + 128), ByteVector.fromArray(B, tb, T3x01 + 192)), h);
-        ByteVector x5B = i.selectFrom(ByteVector.fromArray(B, tb, T3x5B), ByteVector.fromArray(B, tb, T3x5B + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T3x5B + 128), ByteVector.fromArray(B, tb, T3x5B + 192)), h);
-        ByteVector xEF = i.selectFrom(ByteVector.fromArray(B, tb, T3xEF), ByteVector.fromArray(B, tb, T3xEF + 64))
-                .blend(i.selectFrom(ByteVector.fromArray(B, tb, T3xEF + 128), ByteVector.fromArray(B, tb, T3xEF + 192)), h);
-        ByteVector.fromArray(B, zs, 0).lanewise(XOR, x5B).intoArray(zs, 0);
-        ByteVector.fromArray(B, zs, 64).lanewise(XOR, x01).intoArray(zs, 64);
-        ByteVector.fromArray(B, zs, 128).lanewise(XOR, xEF).intoArray(zs, 128);
-        ByteVector.fromArray(B, zs, 192).lanewise(XOR, x5B).intoArray(zs, 192);
-    }
-
-    /** Planes z0..z3 of {@link #zs} back to words: g0(a.p), g1(a.q), g0(b.p), g1(b.q) into {@link #gw}. */
-    private void words() {
-        final byte[] zs = this.zs;
-        final int[] gw = this.gw;
-        ByteVector z0 = ByteVector.fromArray(B, zs, 0), z1 = ByteVector.fromArray(B, zs, 64);
-        ByteVector z2 = ByteVector.fromArray(B, zs, 128), z3 = ByteVector.fromArray(B, zs, 192);
-        ByteVector y01a = OUT1_A.selectFrom(z0, z1), y01b = OUT1_B.selectFrom(z0, z1);
-        ByteVector y23a = OUT1_A.selectFrom(z2, z3), y23b = OUT1_B.selectFrom(z2, z3);
-        OUT2_LO.selectFrom(y01a, y23a).reinterpretAsInts().intoArray(gw, 0);
-        OUT2_HI.selectFrom(y01a, y23a).reinterpretAsInts().intoArray(gw, 16);
-        OUT2_LO.selectFrom(y01b, y23b).reinterpretAsInts().intoArray(gw, 32);
-        OUT2_HI.selectFrom(y01b, y23b).reinterpretAsInts().intoArray(gw, 48);
+        IN2_LO.selectFrom(u0, v0).intoMemorySegment(m, s + PLANES, LE);
+        IN2_HI.selectFrom(u0, v0).intoMemorySegment(m, s + PLANES + 64, LE);
+        IN2_LO.selectFrom(u1, v1).intoMemorySegment(m, s + PLANES + 128, LE);
+        IN2_HI.selectFrom(u1, v1).intoMemorySegment(m, s + PLANES + 192, LE);
     }
 
     /**
-     * End of a round: the PHT, the subkeys and the one-bit rotations into words {@code ror}
+     * S-boxes and MDS (§4.2) on the planes at {@code s + PLANES}, in place. sJxC = C·s_J(i_J) is a
+     * 256-entry table held as four vectors, looked up as two 128-entry two-vector permutes
+     * (selectFrom wraps the index modulo 128) blended on the index's top bit; output plane z_i is
+     * the xor over j of MDS[i][j]·s_j, MDS = [01 EF 5B 5B; 5B EF EF 01; EF 5B 01 EF; EF 01 EF 5B].
+     */
+    private void sboxes(int s) {
+        final MemorySegment m = mem;
+        final int pl = s + PLANES;
+        ByteVector i0 = ByteVector.fromMemorySegment(B, m, pl + 0, LE);
+        VectorMask<Byte> h0 = i0.lt((byte) 0);
+        ByteVector s0x01 = i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0x01, LE), ByteVector.fromMemorySegment(B, m, T0x01 + 64, LE))
+                .blend(i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0x01 + 128, LE), ByteVector.fromMemorySegment(B, m, T0x01 + 192, LE)), h0);
+        ByteVector s0x5B = i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0x5B, LE), ByteVector.fromMemorySegment(B, m, T0x5B + 64, LE))
+                .blend(i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0x5B + 128, LE), ByteVector.fromMemorySegment(B, m, T0x5B + 192, LE)), h0);
+        ByteVector s0xEF = i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0xEF, LE), ByteVector.fromMemorySegment(B, m, T0xEF + 64, LE))
+                .blend(i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0xEF + 128, LE), ByteVector.fromMemorySegment(B, m, T0xEF + 192, LE)), h0);
+        ByteVector i1 = ByteVector.fromMemorySegment(B, m, pl + 64, LE);
+        VectorMask<Byte> h1 = i1.lt((byte) 0);
+        ByteVector s1x01 = i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1x01, LE), ByteVector.fromMemorySegment(B, m, T1x01 + 64, LE))
+                .blend(i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1x01 + 128, LE), ByteVector.fromMemorySegment(B, m, T1x01 + 192, LE)), h1);
+        ByteVector s1x5B = i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1x5B, LE), ByteVector.fromMemorySegment(B, m, T1x5B + 64, LE))
+                .blend(i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1x5B + 128, LE), ByteVector.fromMemorySegment(B, m, T1x5B + 192, LE)), h1);
+        ByteVector s1xEF = i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1xEF, LE), ByteVector.fromMemorySegment(B, m, T1xEF + 64, LE))
+                .blend(i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1xEF + 128, LE), ByteVector.fromMemorySegment(B, m, T1xEF + 192, LE)), h1);
+        ByteVector i2 = ByteVector.fromMemorySegment(B, m, pl + 128, LE);
+        VectorMask<Byte> h2 = i2.lt((byte) 0);
+        ByteVector s2x01 = i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2x01, LE), ByteVector.fromMemorySegment(B, m, T2x01 + 64, LE))
+                .blend(i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2x01 + 128, LE), ByteVector.fromMemorySegment(B, m, T2x01 + 192, LE)), h2);
+        ByteVector s2x5B = i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2x5B, LE), ByteVector.fromMemorySegment(B, m, T2x5B + 64, LE))
+                .blend(i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2x5B + 128, LE), ByteVector.fromMemorySegment(B, m, T2x5B + 192, LE)), h2);
+        ByteVector s2xEF = i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2xEF, LE), ByteVector.fromMemorySegment(B, m, T2xEF + 64, LE))
+                .blend(i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2xEF + 128, LE), ByteVector.fromMemorySegment(B, m, T2xEF + 192, LE)), h2);
+        ByteVector i3 = ByteVector.fromMemorySegment(B, m, pl + 192, LE);
+        VectorMask<Byte> h3 = i3.lt((byte) 0);
+        ByteVector s3x01 = i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3x01, LE), ByteVector.fromMemorySegment(B, m, T3x01 + 64, LE))
+                .blend(i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3x01 + 128, LE), ByteVector.fromMemorySegment(B, m, T3x01 + 192, LE)), h3);
+        ByteVector s3x5B = i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3x5B, LE), ByteVector.fromMemorySegment(B, m, T3x5B + 64, LE))
+                .blend(i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3x5B + 128, LE), ByteVector.fromMemorySegment(B, m, T3x5B + 192, LE)), h3);
+        ByteVector s3xEF = i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3xEF, LE), ByteVector.fromMemorySegment(B, m, T3xEF + 64, LE))
+                .blend(i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3xEF + 128, LE), ByteVector.fromMemorySegment(B, m, T3xEF + 192, LE)), h3);
+        s0x01.lanewise(XOR, s1xEF).lanewise(XOR, s2x5B).lanewise(XOR, s3x5B).intoMemorySegment(m, pl, LE);
+        s0x5B.lanewise(XOR, s1xEF).lanewise(XOR, s2xEF).lanewise(XOR, s3x01).intoMemorySegment(m, pl + 64, LE);
+        s0xEF.lanewise(XOR, s1x5B).lanewise(XOR, s2x01).lanewise(XOR, s3xEF).intoMemorySegment(m, pl + 128, LE);
+        s0xEF.lanewise(XOR, s1x01).lanewise(XOR, s2xEF).lanewise(XOR, s3x5B).intoMemorySegment(m, pl + 192, LE);
+    }
+
+    /**
+     * The output planes at {@code s + PLANES} back to words g0(a.p), g1(a.q), g0(b.p), g1(b.q),
+     * then the PHT, the subkeys and the one-bit rotations into words {@code ror}
      * (x = ROR(x ^ F, 1)) and {@code rol} (x = ROL(x, 1) ^ F'). F0 = g0 + g1, F1 = g0 + 2·g1:
      * encryption ({@code inv} 0) gives F0 + kRor to the ROR word and F1 + kRol to the ROL word,
      * decryption ({@code inv} 1) F1 and F0 — the shift by {@code inv} below picks which.
      */
-    private void pht(int ror, int rol, int kRor, int kRol, int inv) {
-        final MemorySegment s = st;
-        final int[] gw = this.gw;
-        IntVector ga0 = IntVector.fromArray(I, gw, 0), ga1 = IntVector.fromArray(I, gw, 16);
-        IntVector gb0 = IntVector.fromArray(I, gw, 32), gb1 = IntVector.fromArray(I, gw, 48);
+    private void pht(int s, int ror, int rol, int kRor, int kRol, int inv) {
+        final MemorySegment m = mem;
+        final int pl = s + PLANES;
+        ByteVector z0 = ByteVector.fromMemorySegment(B, m, pl, LE);
+        ByteVector z1 = ByteVector.fromMemorySegment(B, m, pl + 64, LE);
+        ByteVector z2 = ByteVector.fromMemorySegment(B, m, pl + 128, LE);
+        ByteVector z3 = ByteVector.fromMemorySegment(B, m, pl + 192, LE);
+        ByteVector y01a = OUT1_A.selectFrom(z0, z1), y01b = OUT1_B.selectFrom(z0, z1);
+        ByteVector y23a = OUT1_A.selectFrom(z2, z3), y23b = OUT1_B.selectFrom(z2, z3);
+        IntVector ga0 = OUT2_LO.selectFrom(y01a, y23a).reinterpretAsInts();
+        IntVector ga1 = OUT2_HI.selectFrom(y01a, y23a).reinterpretAsInts();
+        IntVector gb0 = OUT2_LO.selectFrom(y01b, y23b).reinterpretAsInts();
+        IntVector gb1 = OUT2_HI.selectFrom(y01b, y23b).reinterpretAsInts();
         IntVector fa = ga0.add(ga1.lanewise(LSHL, inv)).add(kRor);
         IntVector fa2 = ga0.add(ga1.lanewise(LSHL, 1 - inv)).add(kRol);
         IntVector fb = gb0.add(gb1.lanewise(LSHL, inv)).add(kRor);
         IntVector fb2 = gb0.add(gb1.lanewise(LSHL, 1 - inv)).add(kRol);
-        IntVector.fromMemorySegment(I, s, ror, LE).lanewise(XOR, fa).lanewise(ROR, 1).intoMemorySegment(s, ror, LE);
-        IntVector.fromMemorySegment(I, s, rol, LE).lanewise(ROL, 1).lanewise(XOR, fa2).intoMemorySegment(s, rol, LE);
-        IntVector.fromMemorySegment(I, s, GROUP_B + ror, LE).lanewise(XOR, fb).lanewise(ROR, 1).intoMemorySegment(s, GROUP_B + ror, LE);
-        IntVector.fromMemorySegment(I, s, GROUP_B + rol, LE).lanewise(ROL, 1).lanewise(XOR, fb2).intoMemorySegment(s, GROUP_B + rol, LE);
+        ror += s;
+        rol += s;
+        IntVector.fromMemorySegment(I, m, ror, LE).lanewise(XOR, fa).lanewise(ROR, 1).intoMemorySegment(m, ror, LE);
+        IntVector.fromMemorySegment(I, m, rol, LE).lanewise(ROL, 1).lanewise(XOR, fa2).intoMemorySegment(m, rol, LE);
+        ror += GROUP_B;
+        rol += GROUP_B;
+        IntVector.fromMemorySegment(I, m, ror, LE).lanewise(XOR, fb).lanewise(ROR, 1).intoMemorySegment(m, ror, LE);
+        IntVector.fromMemorySegment(I, m, rol, LE).lanewise(ROL, 1).lanewise(XOR, fb2).intoMemorySegment(m, rol, LE);
     }
 }
