@@ -15,6 +15,9 @@ public class ModeArithmetic {
     protected static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+    /** Length of the LRW table {@link #lrwXor} takes (see {@code LrwMode}). */
+    public static final int LRW_TABLE_LONGS = 256 + 8;
+
     /** The scalar implementation. */
     public static final ModeArithmetic SCALAR = new ModeArithmetic();
 
@@ -85,6 +88,30 @@ public class ModeArithmetic {
         }
         t[0] = lo;
         t[1] = hi;
+    }
+
+    /**
+     * {@code out_j = in_j ⊕ T_j} for the next {@code blocks} LRW tweaks (see {@link #lrwTweaks}),
+     * generated on the fly: the tweak XOR pass of LRW without a tweak buffer.
+     */
+    public void lrwXor(long[] state, long[] mulinc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        long tHi = state[0], tLo = state[1], iHi = state[2], iLo = state[3];
+        for (int b = 0; b < blocks; b++, inOff += 16, outOff += 16) {
+            BE64.set(out, outOff, (long) BE64.get(in, inOff) ^ tHi);
+            BE64.set(out, outOff + 8, (long) BE64.get(in, inOff + 8) ^ tLo);
+            int k = iLo != -1L ? Long.numberOfTrailingZeros(~iLo)
+                    : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
+            tHi ^= mulinc[2 * k];
+            tLo ^= mulinc[2 * k + 1];
+            iLo++;
+            if (iLo == 0) {
+                iHi++;
+            }
+        }
+        state[0] = tHi;
+        state[1] = tLo;
+        state[2] = iHi;
+        state[3] = iLo;
     }
 
     /**

@@ -69,6 +69,37 @@ class ModeArithmeticTest {
     }
 
     @Test
+    void lrwXorEqualsScalar() {
+        ModeArithmetic v = vector();
+        Random r = new Random(9);
+        // Any table works for the comparison as long as the K2⊗j entries (256..263) agree with
+        // entries 0..3 as LrwMode builds them; real tables are covered by the LRW vectors.
+        long[] mulinc = new long[ModeArithmetic.LRW_TABLE_LONGS];
+        for (int i = 0; i < 256; i++) {
+            mulinc[i] = r.nextLong();
+        }
+        long[] small = {0, 0, mulinc[0], mulinc[1], mulinc[2] ^ mulinc[0], mulinc[3] ^ mulinc[1], mulinc[2], mulinc[3]};
+        for (int i = 0; i < 8; i++) {
+            mulinc[256 + i] = Long.reverseBytes(small[i]);
+        }
+        long[][] starts = {{0, 0}, {0, 1}, {0, 3}, {0, -9}, {0, -1}, {-1, -5}, {-1, -1}, {r.nextLong(), r.nextLong()}};
+        for (long[] st : starts) {
+            for (int blocks : new int[] {0, 1, 5, 8, 9, 13, 33, 100, 257, 1024}) {
+                long[] s1 = {r.nextLong(), r.nextLong(), st[0], st[1]};
+                long[] s2 = s1.clone();
+                byte[] in = new byte[blocks * 16 + 7];
+                r.nextBytes(in);
+                byte[] o1 = new byte[blocks * 16 + 2], o2 = new byte[blocks * 16 + 2];
+                SCALAR.lrwXor(s1, mulinc, in, 7, o1, 2, blocks);
+                v.lrwXor(s2, mulinc, in, 7, o2, 2, blocks);
+                String what = "I=" + Long.toHexString(st[0]) + ":" + Long.toHexString(st[1]) + " blocks=" + blocks;
+                assertArrayEquals(o1, o2, what);
+                assertArrayEquals(s1, s2, "state after, " + what);
+            }
+        }
+    }
+
+    @Test
     void xorEqualsScalar() {
         ModeArithmetic v = vector();
         Random r = new Random(8);

@@ -48,7 +48,7 @@ import org.vectorjce.internal.TwofishTable;
  * no method is large — a batch loop with all 16 rounds written out (3.3 KB of bytecode) made C1 give
  * up ("out of virtual registers") and C2 take seconds to arrive, running interpreted meanwhile at
  * ~1 MB/s and allocating ~0.5 MB per call. So the state of a batch lives in a scratch {@code int[]}
- * between steps, and one round is three calls: {@link #planes}, {@link #sboxes}, {@link #pht}.
+ * between steps, and one round is four calls: {@link #planes}, {@link #sboxes01}, {@link #sboxes23}, {@link #pht}.
  */
 public final class TwofishVec512 extends BlockKernel {
     static final String NAME = "twofish-vec512-16way";
@@ -178,8 +178,8 @@ public final class TwofishVec512 extends BlockKernel {
     private static final int SLOTS = 2;
     private static final int TABLES = 0;
     private static final int SLOT0 = 12 * 256;
-    private static final int SLOT = 768;
-    private static final int X0 = 0, X1 = 64, X2 = 128, X3 = 192, GROUP_B = 256, PLANES = 512;
+    private static final int SLOT = 1024;
+    private static final int X0 = 0, X1 = 64, X2 = 128, X3 = 192, GROUP_B = 256, PLANES = 512, PARTIAL = 768;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final MemorySegment mem = Arena.ofAuto().allocate(SLOT0 + SLOTS * SLOT, 64);
@@ -280,7 +280,10 @@ public final class TwofishVec512 extends BlockKernel {
                     planes(s, X0, X1);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes(s);
+                    sboxes01(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes23(s);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                     pht(s, X2, X3, k[r], k[r + 1], 0);
@@ -289,7 +292,10 @@ public final class TwofishVec512 extends BlockKernel {
                     planes(s, X2, X3);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes(s);
+                    sboxes01(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes23(s);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                     pht(s, X0, X1, k[r + 2], k[r + 3], 0);
@@ -320,7 +326,10 @@ public final class TwofishVec512 extends BlockKernel {
                     planes(s, X2, X3);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes(s);
+                    sboxes01(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes23(s);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                     pht(s, X1, X0, k[r + 3], k[r + 2], 1);
@@ -329,7 +338,10 @@ public final class TwofishVec512 extends BlockKernel {
                     planes(s, X0, X1);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes(s);
+                    sboxes01(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes23(s);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                     pht(s, X3, X2, k[r + 1], k[r], 1);
@@ -385,9 +397,9 @@ public final class TwofishVec512 extends BlockKernel {
     }
 
     /*
-     * A round (§4.1) on both groups of the slot at s is three steps: planes (g's input words to
-     * byte planes), sboxes (S-boxes and MDS on the planes, §4.2) and pht (planes back to words,
-     * PHT, subkeys, rotations). Three, not one, because C1 gives up on a method this large ("out of
+     * A round (§4.1) on both groups of the slot at s is four steps: planes (g's input words to
+     * byte planes), sboxes01 and sboxes23 (S-boxes and MDS on the planes, §4.2) and pht (planes
+     * back to words, PHT, subkeys, rotations). Four, not one, because C1 gives up on a method this large ("out of
      * virtual registers"), and a method that C1 cannot compile can stay stuck in C1's
      * limited-profile tier, never reaching C2 (seen here: ~2 MB/s after a minute). Each step
      * alone compiles in C1.
@@ -412,15 +424,18 @@ public final class TwofishVec512 extends BlockKernel {
         IN2_HI.selectFrom(u1, v1).intoMemorySegment(m, s + PLANES + 192, LE);
     }
 
-    /**
-     * S-boxes and MDS (§4.2) on the planes at {@code s + PLANES}, in place. sJxC = C·s_J(i_J) is a
-     * 256-entry table held as four vectors, looked up as two 128-entry two-vector permutes
-     * (selectFrom wraps the index modulo 128) blended on the index's top bit; output plane z_i is
-     * the xor over j of MDS[i][j]·s_j, MDS = [01 EF 5B 5B; 5B EF EF 01; EF 5B 01 EF; EF 01 EF 5B].
+    /*
+     * S-boxes and MDS (§4.2) on the planes at s + PLANES, in two steps (C1 again: all four S-boxes
+     * in one method are too large for it). sJxC = C·s_J(i_J) is a 256-entry table held as four
+     * vectors, looked up as two 128-entry two-vector permutes (selectFrom wraps the index modulo
+     * 128) blended on the index's top bit. Output plane z_i is the xor over j of MDS[i][j]·s_j,
+     * MDS = [01 EF 5B 5B; 5B EF EF 01; EF 5B 01 EF; EF 01 EF 5B].
      */
-    private void sboxes(int s) {
+
+    /** S-boxes 0 and 1 on planes i0, i1: their part of z0..z3 to {@code s + PARTIAL}. */
+    private void sboxes01(int s) {
         final MemorySegment m = mem;
-        final int pl = s + PLANES;
+        final int pl = s + PLANES, zp = s + PARTIAL;
         ByteVector i0 = ByteVector.fromMemorySegment(B, m, pl + 0, LE);
         VectorMask<Byte> h0 = i0.lt((byte) 0);
         ByteVector s0x01 = i0.selectFrom(ByteVector.fromMemorySegment(B, m, T0x01, LE), ByteVector.fromMemorySegment(B, m, T0x01 + 64, LE))
@@ -437,6 +452,16 @@ public final class TwofishVec512 extends BlockKernel {
                 .blend(i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1x5B + 128, LE), ByteVector.fromMemorySegment(B, m, T1x5B + 192, LE)), h1);
         ByteVector s1xEF = i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1xEF, LE), ByteVector.fromMemorySegment(B, m, T1xEF + 64, LE))
                 .blend(i1.selectFrom(ByteVector.fromMemorySegment(B, m, T1xEF + 128, LE), ByteVector.fromMemorySegment(B, m, T1xEF + 192, LE)), h1);
+        s0x01.lanewise(XOR, s1xEF).intoMemorySegment(m, zp, LE);
+        s0x5B.lanewise(XOR, s1xEF).intoMemorySegment(m, zp + 64, LE);
+        s0xEF.lanewise(XOR, s1x5B).intoMemorySegment(m, zp + 128, LE);
+        s0xEF.lanewise(XOR, s1x01).intoMemorySegment(m, zp + 192, LE);
+    }
+
+    /** S-boxes 2 and 3 on planes i2, i3, plus the part from {@link #sboxes01}: z0..z3 to {@code s + PLANES}. */
+    private void sboxes23(int s) {
+        final MemorySegment m = mem;
+        final int pl = s + PLANES, zp = s + PARTIAL;
         ByteVector i2 = ByteVector.fromMemorySegment(B, m, pl + 128, LE);
         VectorMask<Byte> h2 = i2.lt((byte) 0);
         ByteVector s2x01 = i2.selectFrom(ByteVector.fromMemorySegment(B, m, T2x01, LE), ByteVector.fromMemorySegment(B, m, T2x01 + 64, LE))
@@ -453,10 +478,10 @@ public final class TwofishVec512 extends BlockKernel {
                 .blend(i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3x5B + 128, LE), ByteVector.fromMemorySegment(B, m, T3x5B + 192, LE)), h3);
         ByteVector s3xEF = i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3xEF, LE), ByteVector.fromMemorySegment(B, m, T3xEF + 64, LE))
                 .blend(i3.selectFrom(ByteVector.fromMemorySegment(B, m, T3xEF + 128, LE), ByteVector.fromMemorySegment(B, m, T3xEF + 192, LE)), h3);
-        s0x01.lanewise(XOR, s1xEF).lanewise(XOR, s2x5B).lanewise(XOR, s3x5B).intoMemorySegment(m, pl, LE);
-        s0x5B.lanewise(XOR, s1xEF).lanewise(XOR, s2xEF).lanewise(XOR, s3x01).intoMemorySegment(m, pl + 64, LE);
-        s0xEF.lanewise(XOR, s1x5B).lanewise(XOR, s2x01).lanewise(XOR, s3xEF).intoMemorySegment(m, pl + 128, LE);
-        s0xEF.lanewise(XOR, s1x01).lanewise(XOR, s2xEF).lanewise(XOR, s3x5B).intoMemorySegment(m, pl + 192, LE);
+        s2x5B.lanewise(XOR, s3x5B).lanewise(XOR, ByteVector.fromMemorySegment(B, m, zp, LE)).intoMemorySegment(m, pl, LE);
+        s2xEF.lanewise(XOR, s3x01).lanewise(XOR, ByteVector.fromMemorySegment(B, m, zp + 64, LE)).intoMemorySegment(m, pl + 64, LE);
+        s2x01.lanewise(XOR, s3xEF).lanewise(XOR, ByteVector.fromMemorySegment(B, m, zp + 128, LE)).intoMemorySegment(m, pl + 128, LE);
+        s2xEF.lanewise(XOR, s3x5B).lanewise(XOR, ByteVector.fromMemorySegment(B, m, zp + 192, LE)).intoMemorySegment(m, pl + 192, LE);
     }
 
     /**

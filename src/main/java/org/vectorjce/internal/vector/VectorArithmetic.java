@@ -139,4 +139,52 @@ public final class VectorArithmetic extends ModeArithmetic {
             super.xtsXor(t, in, inOff, out, outOff, blocks - done);
         }
     }
+
+    /** log2 of the blocks per vector. */
+    private static final int LOG_L = Integer.numberOfTrailingZeros(L);
+
+    /**
+     * LRW tweak XOR a vector of {@code L} blocks at a time. For an index I that is a multiple of
+     * L, I + j = I ⊕ j for j < L, so the L tweaks are T_I ⊕ K2⊗j: one broadcast of T_I and one XOR
+     * with the per-key constants K2⊗j (table entries 256..). The next group's tweak follows from
+     * I ⊕ (I + L) = L·(2^(k+1) − 1), k the trailing ones of I/L: T ⊕= mulinc(k + log L) ⊕
+     * mulinc(log L − 1). Blocks before the first aligned index, and the tail, go one by one.
+     */
+    @Override
+    public void lrwXor(long[] state, long[] mulinc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        int head = (int) (-state[3] & (L - 1)); // blocks until I is a multiple of L
+        if (blocks < head + 2 * L) {
+            super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
+            return;
+        }
+        if (head > 0) {
+            super.lrwXor(state, mulinc, in, inOff, out, outOff, head);
+            inOff += 16 * head;
+            outOff += 16 * head;
+            blocks -= head;
+        }
+        long tHi = state[0], tLo = state[1], iHi = state[2], iLo = state[3];
+        LongVector small = LongVector.fromArray(LS, mulinc, 256);
+        for (; blocks >= L; blocks -= L, inOff += VLEN, outOff += VLEN) {
+            LongVector tv = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH)
+                    .lanewise(VectorOperators.XOR, small);
+            ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, tv.reinterpretAsBytes()).intoArray(out, outOff);
+            long m = ~iLo & -L; // the zero bits of I above the aligned low bits
+            int k = m != 0 ? Long.numberOfTrailingZeros(m) : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
+            // k is the first zero bit of I at or above log L: I ⊕ (I+L) = 2^(k+1) − L.
+            tHi ^= mulinc[2 * k] ^ mulinc[2 * (LOG_L - 1)];
+            tLo ^= mulinc[2 * k + 1] ^ mulinc[2 * (LOG_L - 1) + 1];
+            iLo += L;
+            if (Long.compareUnsigned(iLo, L) < 0) {
+                iHi++;
+            }
+        }
+        state[0] = tHi;
+        state[1] = tLo;
+        state[2] = iHi;
+        state[3] = iLo;
+        if (blocks > 0) {
+            super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
+        }
+    }
 }
