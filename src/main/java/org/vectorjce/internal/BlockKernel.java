@@ -58,6 +58,25 @@ public abstract class BlockKernel {
         void destroy();
     }
 
+    /**
+     * A whole-stream CTR engine for kernels that do CTR better themselves (the JDK kernel hands it
+     * to SunJCE's intrinsified CTR, which uses the same 128-bit big-endian wrapping counter);
+     * {@code null}, the default, means the CTR mode builds counter blocks and calls
+     * {@link #encryptBlocks}.
+     */
+    CtrEngine ctrEngine() {
+        return null;
+    }
+
+    /** CTR done by the kernel: {@link #start} per message, then any lengths, keeping partial blocks. */
+    interface CtrEngine {
+        void start(byte[] iv);
+
+        void process(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+        void destroy();
+    }
+
     /** Overwrites the key schedule; the kernel must not be used afterwards. */
     public abstract void destroy();
 

@@ -17,8 +17,12 @@ final class CtrMode extends Mode {
     private final byte[] ks = new byte[BLOCK];
     private int ksPos = BLOCK;
 
+    /** Set when the kernel runs the whole CTR stream itself (aes-jdk: SunJCE's intrinsic). */
+    private final BlockKernel.CtrEngine whole;
+
     CtrMode(BlockKernel kernel, ModeArithmetic ops) {
         super(kernel, ops);
+        this.whole = kernel.ctrEngine();
     }
 
     @Override
@@ -28,10 +32,17 @@ final class CtrMode extends Mode {
         ctr[1] = (long) ModeArithmetic.BE64.get(iv, 8);
         ksPos = BLOCK;
         Arrays.fill(ks, (byte) 0);
+        if (whole != null) {
+            whole.start(iv);
+        }
     }
 
     @Override
     void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        if (whole != null) {
+            whole.process(in, inOff, out, outOff, len);
+            return;
+        }
         // Key stream left over from a previous partial block.
         while (len > 0 && ksPos < BLOCK) {
             out[outOff++] = (byte) (in[inOff++] ^ ks[ksPos++]);
@@ -60,6 +71,9 @@ final class CtrMode extends Mode {
     @Override
     void destroy() {
         super.destroy();
+        if (whole != null) {
+            whole.destroy();
+        }
         Arrays.fill(scratch, (byte) 0);
         Arrays.fill(keyStream, (byte) 0);
         Arrays.fill(ks, (byte) 0);

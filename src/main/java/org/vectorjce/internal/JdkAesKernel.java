@@ -18,7 +18,8 @@ import javax.crypto.spec.IvParameterSpec;
  * <p>One SunJCE cipher per key and direction, created at key set-up, never per call. Modes call
  * it with disjoint input and output ranges (SunJCE copies its input when they are the same array).
  * CBC encryption, which is serial, goes whole to SunJCE's intrinsified CBC through
- * {@link #cbcEncryptor()}.
+ * {@link #cbcEncryptor()}, and CTR to SunJCE's intrinsified CTR through {@link #ctrEngine()} (same
+ * counter convention: the whole 16-byte block as a wrapping big-endian integer).
  *
  * <p>Available only when the AES intrinsics are on, read from the HotSpot flag; without them
  * SunJCE runs a table implementation no better than {@code aes-table}. Constant-time as far as the
@@ -134,14 +135,11 @@ final class JdkAesKernel extends BlockKernel {
         try {
             Cipher cbc = Cipher.getInstance("AES/CBC/NoPadding", sunJce());
             return new CbcEncryptor() {
+                private final Restarter restarter = new Restarter(cbc, key);
+
                 @Override
                 public void start(byte[] iv) {
-                    try {
-                        // SunJCE keeps its expanded key when re-initialised with the same key bytes.
-                        cbc.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(iv));
-                    } catch (GeneralSecurityException e) {
-                        throw new AssertionError(e);
-                    }
+                    restarter.start(iv);
                 }
 
                 @Override
@@ -160,12 +158,83 @@ final class JdkAesKernel extends BlockKernel {
     }
 
     @Override
+    CtrEngine ctrEngine() {
+        try {
+            Cipher ctr = Cipher.getInstance("AES/CTR/NoPadding", sunJce());
+            return new CtrEngine() {
+                private final Restarter restarter = new Restarter(ctr, key);
+
+                @Override
+                public void start(byte[] iv) {
+                    restarter.start(iv);
+                }
+
+                @Override
+                public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+                    if (len == 0) {
+                        return;
+                    }
+                    try {
+                        // SunJCE's CTR update outputs every byte and keeps the partial key stream.
+                        int n = ctr.update(in, inOff, len, out, outOff);
+                        if (n != len) {
+                            throw new AssertionError("SunJCE CTR returned " + n + " of " + len + " bytes");
+                        }
+                    } catch (GeneralSecurityException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+
+                @Override
+                public void destroy() {
+                    wipe(ctr);
+                }
+            };
+        } catch (GeneralSecurityException e) {
+            return null;
+        }
+    }
+
+    @Override
     public void destroy() {
         wipe(enc);
         if (dec != null) {
             wipe(dec);
         }
         key.destroy();
+    }
+
+    /**
+     * Starts a SunJCE CBC/CTR stream at an IV. Re-initialising costs ~0.5 µs per message (measured:
+     * CTR 8 KiB at 10 GB/s instead of 31); when the IV is the one already set, a zero-length
+     * doFinal resets SunJCE to it instead, as SunJCE does after every doFinal.
+     */
+    private static final class Restarter {
+        private final Cipher c;
+        private final SecretKey key;
+        private final byte[] iv = new byte[BLOCK];
+        private final byte[] none = new byte[0];
+        private boolean initialised;
+
+        Restarter(Cipher c, SecretKey key) {
+            this.c = c;
+            this.key = key;
+        }
+
+        void start(byte[] newIv) {
+            try {
+                if (initialised && Arrays.equals(iv, newIv)) {
+                    c.doFinal(none, 0, 0, none, 0);
+                } else {
+                    // SunJCE keeps its expanded key when re-initialised with the same key bytes.
+                    c.init(Cipher.ENCRYPT_MODE, key, new IvParameterSpec(newIv));
+                    System.arraycopy(newIv, 0, iv, 0, BLOCK);
+                    initialised = true;
+                }
+            } catch (GeneralSecurityException e) {
+                throw new AssertionError(e);
+            }
+        }
     }
 
     /** Re-keys a SunJCE cipher with zeros so its copy of the expanded key is overwritten. */

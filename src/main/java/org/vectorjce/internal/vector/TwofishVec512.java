@@ -273,11 +273,21 @@ public final class TwofishVec512 extends BlockKernel {
             for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                 load(in, inOff + 16 * WAY * i, s, X0, X1, X2, X3, 0);
             }
+            for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                planes(s, X0, X1);
+            }
             for (int r = 8; r < 40; r += 4) {
                 // Round (§4.1): x2 = ROR(x2 ^ F0, 1), x3 = ROL(x3, 1) ^ F1 with F from g0(x0),
-                // g1(x1); the next round with the halves swapped.
+                // g1(x1); the next round with the halves swapped. Each pht step also lays out the
+                // next round's planes (after the last round, needlessly).
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    planes(s, X0, X1);
+                    sboxes01(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes23(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    pht(s, X2, X3, k[r], k[r + 1], 0, X2, X3);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                     sboxes01(s);
@@ -286,19 +296,7 @@ public final class TwofishVec512 extends BlockKernel {
                     sboxes23(s);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    pht(s, X2, X3, k[r], k[r + 1], 0);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    planes(s, X2, X3);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes01(s);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes23(s);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    pht(s, X0, X1, k[r + 2], k[r + 3], 0);
+                    pht(s, X0, X1, k[r + 2], k[r + 3], 0, X0, X1);
                 }
             }
             // Output whitening undoes the last swap (§4): C = (x2, x3, x0, x1) ^ K4..K7.
@@ -319,11 +317,20 @@ public final class TwofishVec512 extends BlockKernel {
             for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                 load(in, inOff + 16 * WAY * i, s, X2, X3, X0, X1, 4);
             }
+            for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                planes(s, X2, X3);
+            }
             for (int r = 36; r >= 8; r -= 4) {
                 // Inverse round: x1 = ROR(x1 ^ F1, 1), x0 = ROL(x0, 1) ^ F0 with F from g0(x2),
                 // g1(x3); then x3, x2 from g0(x0), g1(x1).
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    planes(s, X2, X3);
+                    sboxes01(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    sboxes23(s);
+                }
+                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
+                    pht(s, X1, X0, k[r + 3], k[r + 2], 1, X0, X1);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
                     sboxes01(s);
@@ -332,19 +339,7 @@ public final class TwofishVec512 extends BlockKernel {
                     sboxes23(s);
                 }
                 for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    pht(s, X1, X0, k[r + 3], k[r + 2], 1);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    planes(s, X0, X1);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes01(s);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    sboxes23(s);
-                }
-                for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
-                    pht(s, X3, X2, k[r + 1], k[r], 1);
+                    pht(s, X3, X2, k[r + 1], k[r], 1, X2, X3);
                 }
             }
             for (int i = 0, s = SLOT0; i < n; i++, s += SLOT) {
@@ -491,7 +486,7 @@ public final class TwofishVec512 extends BlockKernel {
      * encryption ({@code inv} 0) gives F0 + kRor to the ROR word and F1 + kRol to the ROL word,
      * decryption ({@code inv} 1) F1 and F0 — the shift by {@code inv} below picks which.
      */
-    private void pht(int s, int ror, int rol, int kRor, int kRol, int inv) {
+    private void pht(int s, int ror, int rol, int kRor, int kRol, int inv, int p, int q) {
         final MemorySegment m = mem;
         final int pl = s + PLANES;
         ByteVector z0 = ByteVector.fromMemorySegment(B, m, pl, LE);
@@ -516,5 +511,6 @@ public final class TwofishVec512 extends BlockKernel {
         rol += GROUP_B;
         IntVector.fromMemorySegment(I, m, ror, LE).lanewise(XOR, fb).lanewise(ROR, 1).intoMemorySegment(m, ror, LE);
         IntVector.fromMemorySegment(I, m, rol, LE).lanewise(ROL, 1).lanewise(XOR, fb2).intoMemorySegment(m, rol, LE);
+        planes(s, p, q); // C2 inlines this; C1 compiles it in its own frame
     }
 }
