@@ -41,35 +41,27 @@ public abstract class BlockKernel {
     public abstract void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
 
     /**
-     * A whole-chain CBC encryptor for kernels that do serial CBC better themselves (the JDK kernel
-     * hands it to SunJCE's intrinsified CBC); {@code null}, the default, means CBC encryption calls
-     * {@link #encryptBlocks} one block at a time.
+     * A whole-stream CBC engine (encryption or decryption) for kernels that run CBC better
+     * themselves — the JDK kernel hands it to SunJCE's intrinsified CBC; {@code null}, the
+     * default, means the CBC mode drives {@link #encryptBlocks}/{@link #decryptBlocks}.
      */
-    CbcEncryptor cbcEncryptor() {
+    StreamEngine cbcEngine(boolean encrypt) {
         return null;
-    }
-
-    /** Serial CBC encryption done by the kernel: {@link #start} per message, then whole blocks. */
-    interface CbcEncryptor {
-        void start(byte[] iv);
-
-        void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len);
-
-        void destroy();
     }
 
     /**
-     * A whole-stream CTR engine for kernels that do CTR better themselves (the JDK kernel hands it
-     * to SunJCE's intrinsified CTR, which uses the same 128-bit big-endian wrapping counter);
-     * {@code null}, the default, means the CTR mode builds counter blocks and calls
-     * {@link #encryptBlocks}.
+     * A whole-stream CTR engine, as {@link #cbcEngine} (SunJCE's CTR uses the same 128-bit
+     * big-endian wrapping counter); {@code null} means the CTR mode builds counter blocks.
      */
-    CtrEngine ctrEngine() {
+    StreamEngine ctrEngine() {
         return null;
     }
 
-    /** CTR done by the kernel: {@link #start} per message, then any lengths, keeping partial blocks. */
-    interface CtrEngine {
+    /**
+     * A mode run whole by the kernel: {@link #start} per message (or to rewind to a chaining
+     * value), then {@link #process} on what the mode would process, in order.
+     */
+    interface StreamEngine {
         void start(byte[] iv);
 
         void process(byte[] in, int inOff, byte[] out, int outOff, int len);

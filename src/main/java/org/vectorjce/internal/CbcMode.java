@@ -11,25 +11,60 @@ final class CbcMode extends Mode {
     private final byte[] chain = new byte[BLOCK];
     private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
     private final byte[] nextChain = new byte[BLOCK];
-    /** Set when the kernel runs serial CBC encryption itself (aes-jdk: SunJCE's intrinsic). */
-    private final BlockKernel.CbcEncryptor whole;
+    /**
+     * Set when the kernel runs CBC itself (aes-jdk: SunJCE's intrinsic), one per direction, made
+     * on first use; {@link #chain} is then kept only to rewind a failed doFinal.
+     */
+    private BlockKernel.StreamEngine encEngine, decEngine;
+    private boolean noEngine;
 
     CbcMode(BlockKernel kernel, ModeArithmetic ops) {
         super(kernel, ops);
-        this.whole = kernel.cbcEncryptor();
+    }
+
+    private BlockKernel.StreamEngine engine() {
+        if (noEngine) {
+            return null;
+        }
+        BlockKernel.StreamEngine e = encrypt ? encEngine : decEngine;
+        if (e == null) {
+            e = kernel.cbcEngine(encrypt);
+            noEngine = e == null; // the kernel has none: never ask again
+            if (encrypt) {
+                encEngine = e;
+            } else {
+                decEngine = e;
+            }
+        }
+        return e;
     }
 
     @Override
     void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
         System.arraycopy(iv, 0, chain, 0, BLOCK);
-        if (encrypt && whole != null) {
-            whole.start(iv);
+        BlockKernel.StreamEngine e = engine();
+        if (e != null) {
+            e.start(iv);
         }
     }
 
     @Override
     void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        BlockKernel.StreamEngine e = encrypt ? encEngine : decEngine;
+        if (e != null) {
+            if (len == 0) {
+                return;
+            }
+            if (!encrypt) { // the next chaining value is the last ciphertext block: read it first
+                System.arraycopy(in, inOff + len - BLOCK, chain, 0, BLOCK);
+            }
+            e.process(in, inOff, out, outOff, len);
+            if (encrypt) {
+                System.arraycopy(out, outOff + len - BLOCK, chain, 0, BLOCK);
+            }
+            return;
+        }
         if (encrypt) {
             encrypt(in, inOff, out, outOff, len);
         } else {
@@ -38,10 +73,6 @@ final class CbcMode extends Mode {
     }
 
     private void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        if (whole != null) {
-            whole.encrypt(in, inOff, out, outOff, len);
-            return;
-        }
         byte[] c = chain;
         for (int i = 0; i < len; i += BLOCK) {
             ops.xor(in, inOff + i, c, 0, out, outOff + i, BLOCK);
@@ -78,13 +109,20 @@ final class CbcMode extends Mode {
     @Override
     void restoreState(byte[] state) {
         System.arraycopy(state, 0, chain, 0, BLOCK);
+        BlockKernel.StreamEngine e = encrypt ? encEngine : decEngine;
+        if (e != null) {
+            e.start(state); // rewind the kernel's stream to the saved chaining value
+        }
     }
 
     @Override
     void destroy() {
         super.destroy();
-        if (whole != null) {
-            whole.destroy();
+        if (encEngine != null) {
+            encEngine.destroy();
+        }
+        if (decEngine != null) {
+            decEngine.destroy();
         }
         Arrays.fill(chain, (byte) 0);
         Arrays.fill(scratch, (byte) 0);

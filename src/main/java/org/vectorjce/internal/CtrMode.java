@@ -18,7 +18,7 @@ final class CtrMode extends Mode {
     private int ksPos = BLOCK;
 
     /** Set when the kernel runs the whole CTR stream itself (aes-jdk: SunJCE's intrinsic). */
-    private final BlockKernel.CtrEngine whole;
+    private final BlockKernel.StreamEngine whole;
 
     CtrMode(BlockKernel kernel, ModeArithmetic ops) {
         super(kernel, ops);

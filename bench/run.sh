@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs the VectorJCE JMH suite and writes bench/results/<date>-<name>.json (JMH JSON) and .txt
+# (machine, JDK, command and load at the top, then the Report tool's tables).
+#
+#   bench/run.sh --build                 build the provider (mvn install at the root) and the suite
+#   bench/run.sh --quick [JMH options]   the quick variant: a few minutes (see bench/README.md)
+#   bench/run.sh [JMH options]           the full suite: hours; narrow it with -p name=v1,v2
+#
+# JMH options go to org.vectorjce.bench.Run, e.g. -p mode=XTS -p size=512,4096 -p kernel=default.
+# The JMH console log goes to bench/target/<name>.log.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
+if [ -z "${JAVA_HOME:-}" ] || [ "$(java_major "$JAVA_HOME/bin/java")" -lt 25 ] 2>/dev/null; then
+  JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+export JAVA_HOME
+JAVA="$JAVA_HOME/bin/java"
+
+if [ "${1:-}" = "--build" ]; then
+  (cd .. && mvn -B -q install -Dmaven.test.skip=true)
+  mvn -B -q -f pom.xml package
+  echo "built bench/target/benchmarks.jar"
+  exit 0
+fi
+if [ ! -f target/benchmarks.jar ]; then
+  echo "bench/target/benchmarks.jar is missing: run bench/run.sh --build first" >&2
+  exit 2
+fi
+
+name="full"
+for a in "$@"; do [ "$a" = "--quick" ] && name="quick"; done
+name="$(date -u +%Y-%m-%d-%H%M)-${BENCH_NAME:-$name}"
+mkdir -p results
+json="results/$name.json"
+txt="results/$name.txt"
+log="target/$name.log"
+cmd=("$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED
+     -cp target/benchmarks.jar org.vectorjce.bench.Run "$@" -rf json -rff "$json")
+
+{
+  echo "VectorJCE JMH suite, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores," \
+       "$(sed -n 's/^cpu MHz[[:space:]]*: //p' /proc/cpuinfo | head -1) MHz; $(uname -sr)"
+  echo "vector: $(grep -o -w 'avx512f\|avx2\|vaes\|vpclmulqdq\|gfni' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+  echo "JDK: $("$JAVA" -version 2>&1 | tail -1)"
+  echo "provider: $(cd .. && git describe --always --dirty 2>/dev/null || echo unknown)"
+  echo "command: bench/run.sh $*"
+  echo "load before: $(uptime)"
+} > "$txt.head"
+echo "running: ${cmd[*]}  (log: bench/$log)"
+"${cmd[@]}" 2>&1 | tee "$log" | grep --line-buffered -E '^# (Run progress|[A-Za-z]+Bench:|[0-9]+ trials|[0-9]+ results)|<failure>' || true
+echo "load after: $(uptime)" >> "$txt.head"
+if [ ! -s "$json" ]; then
+  echo "no results in bench/$json: see bench/$log" >&2
+  exit 1
+fi
+{ cat "$txt.head"; echo; "$JAVA" -cp target/benchmarks.jar org.vectorjce.bench.Report "$json"; } > "$txt"
+rm -f "$txt.head"
+echo "wrote bench/$json and bench/$txt"
