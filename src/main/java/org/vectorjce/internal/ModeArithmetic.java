@@ -91,40 +91,18 @@ public class ModeArithmetic {
     }
 
     /**
-     * {@code out_j = in_j ⊕ T_j} for the next {@code blocks} LRW tweaks (see {@link #lrwTweaks}),
+     * {@code out_j = in_j ⊕ T_j} for the next {@code blocks} LRW tweaks T_j = K2 ⊗ (I + j),
      * generated on the fly: the tweak XOR pass of LRW without a tweak buffer.
+     * {@code state = {tHi, tLo, iHi, iLo}} holds the current tweak and block index (big-endian
+     * halves); {@code mulinc[2k], mulinc[2k+1]} = K2 ⊗ (2^(k+1) − 1) (hi, lo). Incrementing I
+     * flips its trailing ones and the next zero, so the next tweak is one XOR with the entry for
+     * the count of trailing ones (Linux {@code lrw.c}).
      */
     public void lrwXor(long[] state, long[] mulinc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         long tHi = state[0], tLo = state[1], iHi = state[2], iLo = state[3];
         for (int b = 0; b < blocks; b++, inOff += 16, outOff += 16) {
             BE64.set(out, outOff, (long) BE64.get(in, inOff) ^ tHi);
             BE64.set(out, outOff + 8, (long) BE64.get(in, inOff + 8) ^ tLo);
-            int k = iLo != -1L ? Long.numberOfTrailingZeros(~iLo)
-                    : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
-            tHi ^= mulinc[2 * k];
-            tLo ^= mulinc[2 * k + 1];
-            iLo++;
-            if (iLo == 0) {
-                iHi++;
-            }
-        }
-        state[0] = tHi;
-        state[1] = tLo;
-        state[2] = iHi;
-        state[3] = iLo;
-    }
-
-    /**
-     * Writes the next {@code blocks} LRW tweaks T_j = K2 ⊗ (I + j). {@code state = {tHi, tLo, iHi, iLo}}
-     * holds the current tweak and block index (big-endian halves); {@code mulinc[2k], mulinc[2k+1]}
-     * = K2 ⊗ (2^(k+1) − 1) (hi, lo). Incrementing I flips its trailing ones and the next zero, so
-     * the next tweak is one XOR with the entry for the count of trailing ones (Linux {@code lrw.c}).
-     */
-    public void lrwTweaks(long[] state, long[] mulinc, byte[] dst, int off, int blocks) {
-        long tHi = state[0], tLo = state[1], iHi = state[2], iLo = state[3];
-        for (int b = 0; b < blocks; b++, off += 16) {
-            BE64.set(dst, off, tHi);
-            BE64.set(dst, off + 8, tLo);
             int k = iLo != -1L ? Long.numberOfTrailingZeros(~iLo)
                     : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
             tHi ^= mulinc[2 * k];
