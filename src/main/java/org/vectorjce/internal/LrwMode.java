@@ -87,6 +87,7 @@ final class LrwMode extends Mode {
         Arrays.fill(mulinc, 0);
         Arrays.fill(state, 0);
         Arrays.fill(chunkStart, 0);
+        Arrays.fill(product, 0);
         Arrays.fill(work, (byte) 0);
     }
 }

@@ -2,9 +2,7 @@ package org.vectorjce.vector;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,8 +20,8 @@ import org.vectorjce.internal.Kernels;
  * Every kernel available on this JVM, created by name, against the scalar table kernel of its
  * algorithm (an independent implementation, itself checked by the public vectors): block counts
  * that are multiples of no width, odd offsets, in place and out of place, both directions. Plus:
- * the hot path allocates nothing per call, and the kernel choice matches what this surefire
- * execution expects (full AVX-512, -XX:UseAVX=2, or no vector module).
+ * the kernel choice matches what this surefire execution expects (full AVX-512, -XX:UseAVX=2, or
+ * no vector module). The allocation check is {@link KernelAllocationTest}.
  */
 class KernelDifferentialTest {
     private static final int[] BLOCK_COUNTS = {1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 101, 1000};
@@ -79,31 +77,6 @@ class KernelDifferentialTest {
         } else {
             k.decryptBlocks(in, inOff, out, outOff, blocks);
         }
-    }
-
-    @TestFactory
-    Stream<DynamicTest> hotPathAllocatesNothing() {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
-        return kernels().stream().map(f -> DynamicTest.dynamicTest(f.name(), () -> {
-            BlockKernel k = f.create(new byte[32]);
-            byte[] buf = new byte[64 * 16];
-            byte[] out = new byte[buf.length];
-            // Warm until C2 has compiled the kernel (vector code allocates while interpreted).
-            long end = System.nanoTime() + 3_000_000_000L;
-            for (int i = 0; i < 20_000 || (i < 200_000 && System.nanoTime() < end); i++) {
-                k.encryptBlocks(buf, 0, out, 0, 64);
-                k.decryptBlocks(out, 0, buf, 0, 64);
-            }
-            long tid = Thread.currentThread().threadId();
-            long before = mx.getThreadAllocatedBytes(tid);
-            for (int i = 0; i < 1000; i++) {
-                k.encryptBlocks(buf, 0, out, 0, 64);
-                k.decryptBlocks(out, 0, buf, 0, 64);
-            }
-            long allocated = mx.getThreadAllocatedBytes(tid) - before;
-            assertTrue(allocated < 64 * 1024, f.name() + " allocated " + allocated + " bytes in 2000 calls");
-        }));
     }
 
     /**

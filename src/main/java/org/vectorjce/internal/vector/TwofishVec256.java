@@ -24,11 +24,21 @@ import org.vectorjce.internal.TwofishTable;
  * <p><b>Not constant-time</b>: like the scalar kernels, the gathers index memory with bytes of the
  * secret state.
  *
- * <p>Batches of 8 blocks; the rest (fewer than 8) and calls below {@link #MIN_BLOCKS} go to
+ * <p>Batches of 8 blocks; the rest (fewer than 8) and calls below {@code MIN_BLOCKS} go to
  * {@code twofish-table-2way}, which this kernel keeps keyed as its fallback and whose tables it
  * gathers from.
+ *
+ * <p>Speed is bounded by the gathers: 128 eight-lane gathers per 8 blocks. Measured on the 2-core
+ * AMD EPYC (AVX-512) build machine, 64 KiB in place, 256-bit key: ~240-270 MB/s, with or without
+ * {@code -XX:UseAVX=2}, against ~190-200 for {@code twofish-table} and ~245-280 for
+ * {@code twofish-table-2way} — here a vpgatherdd of 8 lanes costs ~8 cycles, so this layout only
+ * matches the interleaved scalar code; CPUs with faster gathers gain more. Turning off the Vector
+ * API's index bounds check ({@code -Djdk.incubator.vector.VECTOR_ACCESS_OOB_CHECK=0}) changed
+ * nothing, and 16 blocks in flight (two independent 8-lane chains) ran no faster while making the
+ * batch method too large for C1 (see {@link TwofishVec512} on why that matters).
  */
 public final class TwofishVec256 extends BlockKernel {
+    /** Registry name. */
     static final String NAME = "twofish-vec256-8way";
 
     /** Compile-time constant species: C2 intrinsifies only constant species. */
@@ -38,19 +48,25 @@ public final class TwofishVec256 extends BlockKernel {
     private static final int WAY = 8;
 
     /**
-     * Below this many blocks the scalar 2-way kernel does the whole call. Measured here: one
-     * 8-block vector batch takes about as long as 8 blocks of {@code twofish-table-2way}, so the
-     * vector path starts at one full batch and a tail of under 8 blocks stays scalar.
+     * Below this many blocks the scalar 2-way kernel does the whole call. Measured here (warmed,
+     * one call at a time): one 8-block vector batch ~0.52-0.54 µs, 8 blocks of
+     * {@code twofish-table-2way} ~0.52-0.55 µs, so the vector path starts at one full batch and a
+     * tail of under 8 blocks stays scalar (padding it to a batch would cost a full batch).
      */
     private static final int MIN_BLOCKS = WAY;
 
     private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
+    /** Registered by {@link VectorKernels}; declines where {@link VectorSupport#unavailableReason} says so. */
     public static final KernelFactory FACTORY = new KernelFactory() {
         @Override public String name() { return NAME; }
         @Override public String algorithm() { return "Twofish"; }
-        // Above twofish-table-2way (110): ~1.x× its speed, see the class comment's figures.
-        @Override public int priority() { return 300; }
+        // The ladder (vector 256-bit kernels 300). On this machine it only matches
+        // twofish-table-2way (110): see the class comment's figures.
+        // Below twofish-table-2way (110): measured here it only matches the 2-way scalar kernel
+        // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its 8-way gather loop late
+        // and with boxed vectors for a long time (KernelAllocationTest). Force it by name to use it.
+        @Override public int priority() { return 105; }
         @Override public String unavailableReason() { return VectorSupport.unavailableReason(256, false); }
         @Override public BlockKernel create(byte[] key) { return new TwofishVec256(key); }
     };

@@ -34,23 +34,36 @@ import org.vectorjce.internal.TwofishTable;
  * one {@code vpermi2b} with AVX-512 VBMI) blended on the index's top bit. The MDS product is then
  * xors of planes, and eight more permutes turn the planes back into words.
  *
- * <p><b>Free of secret-indexed memory access</b>: the S-box lookups are permutes of tables held in
- * registers (loaded whole, at fixed addresses), and every other step is lanewise arithmetic or a
- * fixed permute. Calls or tails too short for a vector batch use the scalar fallback
- * ({@code twofish-table-2way}), which does index memory with secret bytes — see
- * {@link #PAD_MIN_BLOCKS}.
+ * <p><b>Free of secret-indexed memory access</b> on its vector path: the S-box lookups are
+ * permutes of tables held in registers (each loaded whole, from a fixed address), and every other
+ * step is lanewise arithmetic or a fixed permute, so cache timing does not see the data. Blocks that
+ * go to the scalar fallback ({@code twofish-table-2way}: calls and tails shorter than
+ * {@code PAD_MIN_BLOCKS}) do index memory with secret bytes, and so does the key set-up.
  *
  * <p>Needs single-instruction byte permutes (AVX-512 VBMI): without them {@code selectFrom} on
  * bytes is emulated and far slower, so the factory declines.
  *
- * <p>Code shape, from what the probes and this kernel's first version ran into: no method takes or
- * returns a vector (a helper that C2 does not inline boxes every vector crossing its boundary), and
- * no method is large — a batch loop with all 16 rounds written out (3.3 KB of bytecode) made C1 give
- * up ("out of virtual registers") and C2 take seconds to arrive, running interpreted meanwhile at
- * ~1 MB/s and allocating ~0.5 MB per call. So the state of a batch lives in a scratch {@code int[]}
- * between steps, and one round is four calls: {@link #planes}, {@link #sboxes01}, {@link #sboxes23}, {@link #pht}.
+ * <p>Measured on the 2-core AMD EPYC (AVX-512 VBMI) build machine, 64 KiB in place, 256-bit key,
+ * 3 s warm-up and 3 s timing: ~0.9-1.0 GB/s in both directions (~0.65 when the other core was
+ * busy), against ~190-200 MB/s for {@code twofish-table}, ~245-280 for {@code twofish-table-2way}
+ * and ~240-270 for {@code twofish-vec256-8way}.
+ *
+ * <p>Code shape, from what the issue's probes and this kernel's own first versions ran into:
+ * <ul>
+ *   <li>No method takes or returns a vector: a helper that C2 does not inline boxes every vector
+ *       crossing its boundary. Steps hand vectors on through {@code mem}.</li>
+ *   <li>No method is large. A first version, two rounds written out straight in the batch loop
+ *       (3.3 KB of bytecode), ran ~1.2-1.35 GB/s once C2 had it, but C1 gives up on a method that
+ *       size ("out of virtual registers in LIR generator"), and a method that C1 compiled at tier 2
+ *       but cannot compile at tier 3 stays at tier 2 and never reaches C2: seen here at ~1-3 MB/s
+ *       after a minute, allocating ~0.4 MB per call. So a round is three calls ({@code sboxes01},
+ *       {@code sboxes23}, {@code pht} with {@code planes}), each small enough for C1's tier 3,
+ *       and the whole kernel reaches C2 within ~1 s of calls. The price: ~0.9-1.0 GB/s instead of
+ *       ~1.3. C2 does not fuse the steps back (they exceed its inlining limits); it need not.</li>
+ * </ul>
  */
 public final class TwofishVec512 extends BlockKernel {
+    /** Registry name. */
     static final String NAME = "twofish-vec512-16way";
 
     /** Compile-time constant species: C2 intrinsifies only constant species. */
@@ -66,15 +79,17 @@ public final class TwofishVec512 extends BlockKernel {
 
     /**
      * A tail of at least this many blocks (fewer than {@link #WAY}) is run as one padded vector
-     * batch through a scratch buffer; shorter tails and calls go to the scalar fallback. Measured
-     * here: a 32-block batch costs about as much as 10 blocks of {@code twofish-table-2way}.
+     * batch through a scratch buffer; shorter tails, and calls, go to the scalar fallback. Measured
+     * here (warmed, one call at a time): a padded 32-block batch takes ~0.6-0.85 µs whatever the
+     * tail's length, {@code twofish-table-2way} ~75 ns a block, so they cross at ~10-12 blocks.
      */
-    static final int PAD_MIN_BLOCKS = 10;
+    static final int PAD_MIN_BLOCKS = 11;
 
+    /** Registered by {@link VectorKernels}; declines where {@link VectorSupport#unavailableReason} says so. */
     public static final KernelFactory FACTORY = new KernelFactory() {
         @Override public String name() { return NAME; }
         @Override public String algorithm() { return "Twofish"; }
-        // Above twofish-vec256-8way (300): several times its speed where both run.
+        // Above twofish-vec256-8way (300): ~3.5x its speed here.
         @Override public int priority() { return 400; }
         @Override public String unavailableReason() { return VectorSupport.unavailableReason(512, true); }
         @Override public BlockKernel create(byte[] key) { return new TwofishVec512(key); }
@@ -165,15 +180,16 @@ public final class TwofishVec512 extends BlockKernel {
     private final int[] k;
 
     /*
-     * Working memory, one 64-byte-aligned native segment: the c·s_j tables, then SLOTS batch
-     * slots of state and planes. Aligned because every vector that goes through it is stored by
-     * one step and loaded by the next: a 64-byte access that straddles two cache lines cannot be
-     * store-forwarded (heap arrays start at 16 mod 64 here; aligned native memory measured ~15%
-     * faster).
+     * Working memory: one native segment, 64-byte aligned so that no 64-byte vector access
+     * straddles two cache lines (Java arrays give no alignment: their data starts 16 bytes into the
+     * object). Every state and plane vector here is stored by one step and loaded by the next,
+     * and the 48 table vectors are loaded every round. Measured: tables in a heap byte[] ~0.7
+     * GB/s against ~0.95 aligned; state and planes in heap arrays ~15% slower than aligned.
      *
      *   TABLES  table (j, c) = c·s_j(x), x = 0..255, at 256 * (3j + c); c = 0, 1, 2 for 01, 5B, EF
      *   slot    state: words x0..x3 of group a at X0..X3 (16 lanes each, lane p = block p of the
-     *           group), group b GROUP_B further; then the round's four byte planes at PLANES
+     *           group), group b GROUP_B further; the round's four byte planes at PLANES; the
+     *           S-boxes' partial output at PARTIAL
      */
     private static final int SLOTS = 2;
     private static final int TABLES = 0;
@@ -261,7 +277,8 @@ public final class TwofishVec512 extends BlockKernel {
      * The batch loops run up to SLOTS independent batches side by side, one step of each in turn:
      * a round's steps form one dependency chain through all 32 blocks of a batch, so a second
      * batch gives the core independent work while the first waits on permute and store-to-load
-     * latencies (measured: @INTERLEAVE@).
+     * latencies. Measured gain small (~0.93-0.99 GB/s against ~0.85-0.96 with one slot); four
+     * slots were no better than two.
      */
 
     /** Encrypts {@code batches} × 32 blocks. */
@@ -354,7 +371,7 @@ public final class TwofishVec512 extends BlockKernel {
     /**
      * Loads 32 blocks into the slot at {@code s}: word j of each block, xored with {@code k[kb + j]},
      * to the word at {@code s + wj}. Blocks come four to a vector (lane 4b + w = word w of block b);
-     * two rounds of two-vector permutes gather one word of 16 blocks per vector.
+     * two steps of two-vector permutes gather one word of 16 blocks per vector.
      */
     private void load(byte[] in, int off, int s, int w0, int w1, int w2, int w3, int kb) {
         final MemorySegment m = mem;
@@ -392,12 +409,10 @@ public final class TwofishVec512 extends BlockKernel {
     }
 
     /*
-     * A round (§4.1) on both groups of the slot at s is four steps: planes (g's input words to
-     * byte planes), sboxes01 and sboxes23 (S-boxes and MDS on the planes, §4.2) and pht (planes
-     * back to words, PHT, subkeys, rotations). Four, not one, because C1 gives up on a method this large ("out of
-     * virtual registers"), and a method that C1 cannot compile can stay stuck in C1's
-     * limited-profile tier, never reaching C2 (seen here: ~2 MB/s after a minute). Each step
-     * alone compiles in C1.
+     * A round (§4.1) on both groups of the slot at s: planes (g's input words to byte planes),
+     * sboxes01 and sboxes23 (S-boxes and MDS on the planes, §4.2), pht (planes back to words, PHT,
+     * subkeys, rotations, then the next round's planes). Split there because C1 compiles each of
+     * these at tier 3 but not two of them together (see the class comment).
      */
 
     /**
@@ -484,7 +499,8 @@ public final class TwofishVec512 extends BlockKernel {
      * then the PHT, the subkeys and the one-bit rotations into words {@code ror}
      * (x = ROR(x ^ F, 1)) and {@code rol} (x = ROL(x, 1) ^ F'). F0 = g0 + g1, F1 = g0 + 2·g1:
      * encryption ({@code inv} 0) gives F0 + kRor to the ROR word and F1 + kRol to the ROL word,
-     * decryption ({@code inv} 1) F1 and F0 — the shift by {@code inv} below picks which.
+     * decryption ({@code inv} 1) F1 and F0 — the shift by {@code inv} below picks which. Then the
+     * next round's planes, of words {@code p} and {@code q}.
      */
     private void pht(int s, int ror, int rol, int kRor, int kRol, int inv, int p, int q) {
         final MemorySegment m = mem;
@@ -511,6 +527,6 @@ public final class TwofishVec512 extends BlockKernel {
         rol += GROUP_B;
         IntVector.fromMemorySegment(I, m, ror, LE).lanewise(XOR, fb).lanewise(ROR, 1).intoMemorySegment(m, ror, LE);
         IntVector.fromMemorySegment(I, m, rol, LE).lanewise(ROL, 1).lanewise(XOR, fb2).intoMemorySegment(m, rol, LE);
-        planes(s, p, q); // C2 inlines this; C1 compiles it in its own frame
+        planes(s, p, q);
     }
 }
