@@ -9,7 +9,8 @@ import java.util.Arrays;
  */
 final class CbcMode extends Mode {
     private final byte[] chain = new byte[BLOCK];
-    private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
+    /** Decrypted chunk before the chaining XOR; made on first use (not needed with a CBC engine). */
+    private byte[] scratch;
     private final byte[] nextChain = new byte[BLOCK];
     /**
      * Set when the kernel runs CBC itself (aes-jdk: SunJCE's intrinsic), one per direction, made
@@ -83,6 +84,9 @@ final class CbcMode extends Mode {
 
     private void decrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
         while (len > 0) {
+            if (scratch == null) {
+                scratch = new byte[CHUNK_BLOCKS * BLOCK];
+            }
             int n = Math.min(len, scratch.length);
             System.arraycopy(in, inOff + n - BLOCK, nextChain, 0, BLOCK);
             kernel.decryptBlocks(in, inOff, scratch, 0, n / BLOCK);
@@ -125,7 +129,9 @@ final class CbcMode extends Mode {
             decEngine.destroy();
         }
         Arrays.fill(chain, (byte) 0);
-        Arrays.fill(scratch, (byte) 0);
+        if (scratch != null) {
+            Arrays.fill(scratch, (byte) 0);
+        }
         Arrays.fill(nextChain, (byte) 0);
     }
 }

@@ -11,8 +11,8 @@ import java.util.Arrays;
  */
 final class CtrMode extends Mode {
     private final long[] ctr = new long[2];
-    private final byte[] scratch = new byte[CHUNK_BLOCKS * BLOCK];
-    private final byte[] keyStream = new byte[CHUNK_BLOCKS * BLOCK];
+    /** Counter blocks and their key stream; made on first use (a kernel's CTR engine needs neither). */
+    private byte[] scratch, keyStream;
     /** Unused key stream of the last partial block: bytes {@code ksPos..15} of {@code ks}. */
     private final byte[] ks = new byte[BLOCK];
     private int ksPos = BLOCK;
@@ -42,6 +42,10 @@ final class CtrMode extends Mode {
         if (whole != null) {
             whole.process(in, inOff, out, outOff, len);
             return;
+        }
+        if (scratch == null) {
+            scratch = new byte[CHUNK_BLOCKS * BLOCK];
+            keyStream = new byte[CHUNK_BLOCKS * BLOCK];
         }
         // Key stream left over from a previous partial block.
         while (len > 0 && ksPos < BLOCK) {
@@ -74,8 +78,10 @@ final class CtrMode extends Mode {
         if (whole != null) {
             whole.destroy();
         }
-        Arrays.fill(scratch, (byte) 0);
-        Arrays.fill(keyStream, (byte) 0);
+        if (scratch != null) {
+            Arrays.fill(scratch, (byte) 0);
+            Arrays.fill(keyStream, (byte) 0);
+        }
         Arrays.fill(ks, (byte) 0);
         ctr[0] = ctr[1] = 0;
     }

@@ -344,11 +344,6 @@ public final class VectorJceCipher extends CipherSpi {
         }
     }
 
-    /** The name of the kernel this cipher's key got, or null before init (for tests and tools). */
-    public String kernelName() {
-        return mode == null ? null : mode.kernel.name();
-    }
-
     // ---------------------------------------------------------------- sizes
 
     /** Bytes an update of {@code len} more input bytes writes now. */
