@@ -67,4 +67,41 @@ class KernelAllocationTest {
         }));
     }
 
+    /**
+     * The same for the mode arithmetic in vector lanes (the XOR passes around every XTS and LRW
+     * chunk), at starts inside and on LRW's 4-vector groups.
+     */
+    @org.junit.jupiter.api.Test
+    void modeArithmeticAllocatesNothing() {
+        org.vectorjce.internal.ModeArithmetic ops = org.vectorjce.internal.ModeArithmetics.selected();
+        Assumptions.assumeTrue(ops != org.vectorjce.internal.ModeArithmetic.SCALAR, "scalar arithmetic on this JVM");
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+        long[] table = org.vectorjce.internal.ModeArithmetic.lrwTable(0x0123456789abcdefL, 0x1122334455667788L);
+        byte[] in = new byte[100 * 16];
+        byte[] out = new byte[in.length];
+        long[] lrw = new long[4];
+        long[] xts = new long[2];
+        Runnable round = () -> {
+            for (int i = 0; i < 1000; i++) {
+                lrw[3] = i & 31; // every offset into a group
+                ops.lrwXor(lrw, table, in, 0, out, 0, 100);
+                ops.xtsXor(xts, in, 0, out, 0, 100);
+                ops.xor(in, 0, out, 0, out, 0, in.length);
+            }
+        };
+        long end = System.nanoTime() + 3_000_000_000L;
+        for (int i = 0; i < 40 || System.nanoTime() < end && i < 400; i++) {
+            round.run();
+        }
+        long tid = Thread.currentThread().threadId();
+        long allocated = Long.MAX_VALUE;
+        long giveUp = System.nanoTime() + 15_000_000_000L;
+        while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            round.run();
+            allocated = mx.getThreadAllocatedBytes(tid) - before;
+        }
+        assertTrue(allocated < 64 * 1024, ops.name() + " allocated " + allocated + " bytes in 3000 calls");
+    }
 }

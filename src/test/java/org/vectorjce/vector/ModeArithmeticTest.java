@@ -72,19 +72,14 @@ class ModeArithmeticTest {
     void lrwXorEqualsScalar() {
         ModeArithmetic v = vector();
         Random r = new Random(9);
-        // Any table works for the comparison as long as the K2⊗j entries (256..263) agree with
-        // entries 0..3 as LrwMode builds them; real tables are covered by the LRW vectors.
-        long[] mulinc = new long[ModeArithmetic.LRW_TABLE_LONGS];
-        for (int i = 0; i < 256; i++) {
-            mulinc[i] = r.nextLong();
-        }
-        long[] small = {0, 0, mulinc[0], mulinc[1], mulinc[2] ^ mulinc[0], mulinc[3] ^ mulinc[1], mulinc[2], mulinc[3]};
-        for (int i = 0; i < 8; i++) {
-            mulinc[256 + i] = Long.reverseBytes(small[i]);
-        }
-        long[][] starts = {{0, 0}, {0, 1}, {0, 3}, {0, -9}, {0, -1}, {-1, -5}, {-1, -1}, {r.nextLong(), r.nextLong()}};
+        long[] mulinc = ModeArithmetic.lrwTable(r.nextLong(), r.nextLong());
+        // Starts at every offset into a 4-vector group, and where the index carries into its high
+        // half or wraps past 2^128.
+        long[][] starts = {{0, 0}, {0, 1}, {0, 3}, {0, 4}, {0, 5}, {0, 8}, {0, 12}, {0, 15}, {0, 16}, {0, 30},
+            {0, -9}, {0, -1}, {0, -16}, {0, -12}, {0, -64}, {-1, -5}, {-1, -1}, {-1, -16}, {-1, -36},
+            {r.nextLong(), r.nextLong()}};
         for (long[] st : starts) {
-            for (int blocks : new int[] {0, 1, 5, 8, 9, 13, 33, 100, 257, 1024}) {
+            for (int blocks : new int[] {0, 1, 2, 3, 4, 5, 8, 9, 13, 16, 17, 31, 33, 64, 100, 257, 1024}) {
                 long[] s1 = {r.nextLong(), r.nextLong(), st[0], st[1]};
                 long[] s2 = s1.clone();
                 byte[] in = new byte[blocks * 16 + 7];
@@ -96,6 +91,43 @@ class ModeArithmeticTest {
                 assertArrayEquals(o1, o2, what);
                 assertArrayEquals(s1, s2, "state after, " + what);
             }
+        }
+    }
+
+    /** K2 ⊗ I bit by bit (bit i of the big-endian 128-bit integer is the coefficient of x^i). */
+    private static long[] multiply(long aHi, long aLo, long bHi, long bLo) {
+        long rHi = 0, rLo = 0;
+        for (int i = 0; i < 128; i++) {
+            if (((i < 64 ? bLo >>> i : bHi >>> (i - 64)) & 1) != 0) {
+                rHi ^= aHi;
+                rLo ^= aLo;
+            }
+            boolean carry = aHi < 0;
+            aHi = aHi << 1 | aLo >>> 63;
+            aLo = aLo << 1 ^ (carry ? 0x87 : 0);
+        }
+        return new long[] {rHi, rLo};
+    }
+
+    @Test
+    void lrwTweakIsTheFieldProductAndAgreesWithTheStep() {
+        Random r = new Random(10);
+        for (int t = 0; t < 200; t++) {
+            long k2Hi = t == 0 ? -1 : r.nextLong(), k2Lo = t == 0 ? -1 : r.nextLong();
+            long[] table = ModeArithmetic.lrwTable(k2Hi, k2Lo);
+            long iHi = t % 3 == 0 ? -1 : r.nextLong(), iLo = t % 5 == 0 ? -3 : r.nextLong();
+            long[] state = new long[4];
+            ModeArithmetic.lrwTweak(table, iHi, iLo, state);
+            long[] expected = multiply(k2Hi, k2Lo, iHi, iLo);
+            assertEquals(expected[0], state[0], "hi, t=" + t);
+            assertEquals(expected[1], state[1], "lo, t=" + t);
+            // Stepping the tweak over n blocks lands on the product for I + n.
+            int n = 1 + r.nextInt(40);
+            byte[] buf = new byte[16 * n];
+            SCALAR.lrwXor(state, table, buf, 0, buf, 0, n);
+            long nLo = iLo + n, nHi = Long.compareUnsigned(nLo, iLo) < 0 ? iHi + 1 : iHi;
+            long[] after = multiply(k2Hi, k2Lo, nHi, nLo);
+            assertArrayEquals(new long[] {after[0], after[1], nHi, nLo}, state, "after " + n + " blocks, t=" + t);
         }
     }
 

@@ -13,8 +13,9 @@ import org.vectorjce.internal.ModeArithmetic;
  * time, and the XTS tweak XOR pass with the tweaks generated in registers as independent chains — 4 vectors of {@code L} tweaks each
  * ({@code L} = 4 per 512-bit vector, 2 per 256-bit), every step multiplying all of them by
  * α^(4L) at once. A probe here found the tweak work, not the cipher, limiting fast ciphers; four
- * chains keep the shift/reduce latency of one chain hidden. LRW tweaks and CTR counters stay on
- * the scalar code of the base class (two stores per block).
+ * chains keep the shift/reduce latency of one chain hidden. LRW tweaks come in groups of 4
+ * vectors from per-key constants (see {@link #lrwXor}); CTR counters stay on the scalar code of
+ * the base class (two stores per block).
  */
 public final class VectorArithmetic extends ModeArithmetic {
     private static final VectorSpecies<Byte> BS = ByteVector.SPECIES_PREFERRED;
@@ -36,10 +37,11 @@ public final class VectorArithmetic extends ModeArithmetic {
 
     /**
      * The vector arithmetic, or null when it should not be used here (no C2, or vectors narrower
-     * than 256 bits, where one 128-bit lane per vector gains nothing).
+     * than 256 bits, where one 128-bit lane per vector gains nothing, or wider than 512).
      */
     public static ModeArithmetic create() {
-        return VectorSupport.unavailableReason(256, false) == null ? new VectorArithmetic() : null;
+        // Above 512 bits an LRW group would outgrow the table's 16 lane constants.
+        return VectorSupport.unavailableReason(256, false) == null && LS.vectorBitSize() <= 512 ? new VectorArithmetic() : null;
     }
 
     @Override
@@ -140,20 +142,24 @@ public final class VectorArithmetic extends ModeArithmetic {
         }
     }
 
-    /** log2 of the blocks per vector. */
+    /** log2 of the blocks per vector, and of the blocks per LRW group (4 vectors). */
     private static final int LOG_L = Integer.numberOfTrailingZeros(L);
+    private static final int LOG_STEP = LOG_L + 2;
 
     /**
-     * LRW tweak XOR a vector of {@code L} blocks at a time. For an index I that is a multiple of
-     * L, I + j = I ⊕ j for j < L, so the L tweaks are T_I ⊕ K2⊗j: one broadcast of T_I and one XOR
-     * with the per-key constants K2⊗j (table entries 256..). The next group's tweak follows from
-     * I ⊕ (I + L) = L·(2^(k+1) − 1), k the trailing ones of I/L: T ⊕= mulinc(k + log L) ⊕
-     * mulinc(log L − 1). Blocks before the first aligned index, and the tail, go one by one.
+     * LRW tweak XOR in groups of {@code STEP} = 4 vectors of blocks. For a group whose first index
+     * G is a multiple of STEP, G + j = G ⊕ j for j &lt; STEP, so its tweaks are T_G ⊕ K2⊗j: one
+     * broadcast of T_G and one XOR with a per-key constant vector (K2⊗j for the vector's j, the
+     * table's lane part) per vector. The next group's tweak is one scalar step: G ⊕ (G + STEP) =
+     * STEP·(2^(m+1) − 1) for m the trailing ones of G/STEP, so T ⊕= mulinc(k) ⊕ mulinc(LOG_STEP − 1)
+     * with k = m + LOG_STEP. A start inside a group (I a multiple of L, v vectors into it) takes
+     * T_G = T_I ⊕ K2⊗(vL) and runs single vectors to the group's end; the blocks before the first
+     * multiple of L, and after the last, go one by one.
      */
     @Override
     public void lrwXor(long[] state, long[] mulinc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         int head = (int) (-state[3] & (L - 1)); // blocks until I is a multiple of L
-        if (blocks < head + 2 * L) {
+        if (blocks < head + L) {
             super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
             return;
         }
@@ -163,26 +169,52 @@ public final class VectorArithmetic extends ModeArithmetic {
             outOff += 16 * head;
             blocks -= head;
         }
-        long tHi = state[0], tLo = state[1], iHi = state[2], iLo = state[3];
-        LongVector small = LongVector.fromArray(LS, mulinc, 256);
-        for (; blocks >= L; blocks -= L, inOff += VLEN, outOff += VLEN) {
-            LongVector tv = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH)
-                    .lanewise(VectorOperators.XOR, small);
-            ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, tv.reinterpretAsBytes()).intoArray(out, outOff);
-            long m = ~iLo & -L; // the zero bits of I above the aligned low bits
-            int k = m != 0 ? Long.numberOfTrailingZeros(m) : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
-            // k is the first zero bit of I at or above log L: I ⊕ (I+L) = 2^(k+1) − L.
-            tHi ^= mulinc[2 * k] ^ mulinc[2 * (LOG_L - 1)];
-            tLo ^= mulinc[2 * k + 1] ^ mulinc[2 * (LOG_L - 1) + 1];
-            iLo += L;
-            if (Long.compareUnsigned(iLo, L) < 0) {
-                iHi++;
+        long iHi = state[2], iLo = state[3];
+        int v = (int) (iLo >>> LOG_L) & 3; // vectors into the group
+        long gLo = iLo & -STEP;
+        long tHi = state[0] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L]; // T_G
+        long tLo = state[1] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L + 1];
+        LongVector c0 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES);
+        LongVector c1 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * L);
+        LongVector c2 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 4 * L);
+        LongVector c3 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 6 * L);
+        long stepHi = mulinc[2 * (LOG_STEP - 1)], stepLo = mulinc[2 * (LOG_STEP - 1) + 1];
+        while (blocks >= L) {
+            LongVector tg = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH);
+            if (v == 0 && blocks >= STEP) {
+                ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c0).reinterpretAsBytes()).intoArray(out, outOff);
+                ByteVector.fromArray(BS, in, inOff + VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c1).reinterpretAsBytes()).intoArray(out, outOff + VLEN);
+                ByteVector.fromArray(BS, in, inOff + 2 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c2).reinterpretAsBytes()).intoArray(out, outOff + 2 * VLEN);
+                ByteVector.fromArray(BS, in, inOff + 3 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c3).reinterpretAsBytes()).intoArray(out, outOff + 3 * VLEN);
+                inOff += 4 * VLEN;
+                outOff += 4 * VLEN;
+                blocks -= STEP;
+                v = 4;
+            } else {
+                LongVector c = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * v * L);
+                ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c).reinterpretAsBytes()).intoArray(out, outOff);
+                inOff += VLEN;
+                outOff += VLEN;
+                blocks -= L;
+                v++;
+            }
+            if (v == 4) { // next group
+                long m = ~gLo & -STEP; // the zero bits of G above the group bits
+                int k = m != 0 ? Long.numberOfTrailingZeros(m) : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
+                tHi ^= mulinc[2 * k] ^ stepHi;
+                tLo ^= mulinc[2 * k + 1] ^ stepLo;
+                gLo += STEP;
+                if (gLo == 0) {
+                    iHi++;
+                }
+                v = 0;
             }
         }
-        state[0] = tHi;
-        state[1] = tLo;
+        // Back from T_G to T_I for I = G + vL.
+        state[0] = tHi ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L];
+        state[1] = tLo ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L + 1];
         state[2] = iHi;
-        state[3] = iLo;
+        state[3] = gLo + (long) v * L;
         if (blocks > 0) {
             super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
         }
