@@ -134,6 +134,24 @@ class BcDifferentialTest {
     }
 
     /**
+     * Messages of a few hundred KiB: longer than the pieces {@code aes-jdk} hands SunJCE (64 KiB)
+     * and than the modes' chunks, every API path including in place.
+     */
+    @ParameterizedTest(name = "{0} kernel {1}")
+    @MethodSource("kernels")
+    void largeMessagesMatchBouncyCastle(String alg, String kernel) throws Exception {
+        Env env = env("large", alg, kernel);
+        for (String mode : MODES) {
+            for (boolean enc : new boolean[] {true, false}) {
+                int keyBytes = KEY_BYTES[env.rnd.nextInt(KEY_BYTES.length)];
+                int len = legalLength(mode, 3 * 65536 + 16 * 7 + 5);
+                checkAllApis(env, makeCase(env, mode, keyBytes, enc, len, null));
+            }
+        }
+        env.report("large");
+    }
+
+    /**
      * CTR counter wrap: the whole 16-byte counter block is one 128-bit big-endian integer. IVs just
      * below 2^128 (wraps to zero; ff..fd with 4+ blocks), all ones, and just below a 2^64 boundary
      * (carry into the upper half), in short messages and at block 300 of a 1000-block message.
