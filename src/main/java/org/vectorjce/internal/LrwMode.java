@@ -17,6 +17,12 @@ final class LrwMode extends Mode {
     private final long[] mulinc;
     /** {tHi, tLo, iHi, iLo}: the current tweak and block index. */
     private final long[] state = new long[4];
+    /**
+     * The state {@link #start} computed last, {tHi, tLo, iHi, iLo}: after every doFinal the cipher
+     * restarts with the same IV, and then T_0 is taken from here instead of multiplied again.
+     */
+    private final long[] startState = new long[4];
+    private boolean startValid;
     /** The chunk's starting tweak state, for the second XOR pass. */
     private final long[] chunkStart = new long[4];
     /** Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input). */
@@ -30,7 +36,13 @@ final class LrwMode extends Mode {
     @Override
     void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
-        ModeArithmetic.lrwTweak(mulinc, (long) ModeArithmetic.BE64.get(iv, 0), (long) ModeArithmetic.BE64.get(iv, 8), state);
+        long iHi = (long) ModeArithmetic.BE64.get(iv, 0);
+        long iLo = (long) ModeArithmetic.BE64.get(iv, 8);
+        if (!startValid || startState[2] != iHi || startState[3] != iLo) { // the IV is public
+            ModeArithmetic.lrwTweak(mulinc, iHi, iLo, startState);
+            startValid = true;
+        }
+        System.arraycopy(startState, 0, state, 0, 4);
     }
 
     @Override
@@ -59,6 +71,8 @@ final class LrwMode extends Mode {
         Arrays.fill(mulinc, 0);
         Arrays.fill(state, 0);
         Arrays.fill(chunkStart, 0);
+        Arrays.fill(startState, 0);
+        startValid = false;
         Arrays.fill(work, (byte) 0);
     }
 }

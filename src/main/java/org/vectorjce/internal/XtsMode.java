@@ -18,6 +18,13 @@ final class XtsMode extends Mode {
 
     private final BlockKernel tweakKernel;
     private final long[] tweak = new long[2];
+    /**
+     * The IV and first tweak E(K2, i) of the last {@link #start}: after every doFinal the cipher
+     * restarts with the same IV, and then the tweak is taken from here instead of encrypted again.
+     */
+    private final byte[] startIv = new byte[BLOCK];
+    private final long[] startTweak = new long[2];
+    private boolean startValid;
     /** The chunk's first tweak, for the second XOR pass. */
     private final long[] chunkStart = new long[2];
     /** Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input). */
@@ -37,10 +44,16 @@ final class XtsMode extends Mode {
     @Override
     void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
-        tweakKernel.encryptBlocks(iv, 0, tmp, 0, 1);
-        tweak[0] = (long) ModeArithmetic.LE64.get(tmp, 0);
-        tweak[1] = (long) ModeArithmetic.LE64.get(tmp, 8);
-        Arrays.fill(tmp, (byte) 0);
+        if (!startValid || !Arrays.equals(startIv, iv)) { // the IV (tweak) is public
+            tweakKernel.encryptBlocks(iv, 0, tmp, 0, 1);
+            startTweak[0] = (long) ModeArithmetic.LE64.get(tmp, 0);
+            startTweak[1] = (long) ModeArithmetic.LE64.get(tmp, 8);
+            Arrays.fill(tmp, (byte) 0);
+            System.arraycopy(iv, 0, startIv, 0, BLOCK);
+            startValid = true;
+        }
+        tweak[0] = startTweak[0];
+        tweak[1] = startTweak[1];
     }
 
     @Override
@@ -120,6 +133,9 @@ final class XtsMode extends Mode {
         tweakKernel.destroy();
         tweak[0] = tweak[1] = 0;
         chunkStart[0] = chunkStart[1] = 0;
+        startTweak[0] = startTweak[1] = 0;
+        startValid = false;
+        Arrays.fill(startIv, (byte) 0);
         Arrays.fill(work, (byte) 0);
         Arrays.fill(tmp, (byte) 0);
         Arrays.fill(one, (byte) 0);

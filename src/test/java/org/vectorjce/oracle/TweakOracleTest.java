@@ -440,6 +440,38 @@ class TweakOracleTest {
         env.report("lrw");
     }
 
+    /**
+     * One cipher object through a sequence of inits and doFinals that reuse and change the key and
+     * the IV: the first tweak (E(K2, i) for XTS, K2 ⊗ I for LRW) is remembered across the restart
+     * after doFinal, so a stale one would show here. Each result against the oracle.
+     */
+    @ParameterizedTest(name = "{0} kernel {1}")
+    @MethodSource("kernels")
+    void reusedCipherMatchesOracle(String alg, String kernel) throws Exception {
+        Env env = env("reuse", alg, kernel);
+        for (String mode : new String[] {"XTS", "LRW"}) {
+            String t = alg + "/" + mode + "/NoPadding";
+            Cipher c = Cipher.getInstance(t, VJ);
+            byte[][] keys = {bytes(env.rnd, 32), bytes(env.rnd, 32)};
+            byte[][] ivs = {bytes(env.rnd, 16), bytes(env.rnd, 16)};
+            // key/iv choices per step: same, new IV, back to the first IV, new key with an old IV, ...
+            int[][] steps = {{0, 0}, {0, 0}, {0, 1}, {0, 0}, {1, 0}, {1, 0}, {0, 1}, {1, 1}};
+            for (int[] st : steps) {
+                byte[] key = keys[st[0]];
+                byte[] iv = ivs[st[1]];
+                boolean enc = env.rnd.nextBoolean();
+                c.init(enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, new SecretKeySpec(key, alg), new IvParameterSpec(iv));
+                for (int rep = 0; rep < 2; rep++) { // the second doFinal runs on the restarted state
+                    byte[] in = bytes(env.rnd, 16 * (1 + env.rnd.nextInt(40)));
+                    byte[] want = mode.equals("XTS") ? xts(alg, key, iv, in, enc) : lrw(alg, key, iv, in, enc);
+                    check(env.ctx + " " + t + " step key" + st[0] + "/iv" + st[1] + " doFinal " + rep, want, c.doFinal(in));
+                    env.count(in.length);
+                }
+            }
+        }
+        env.report("reuse");
+    }
+
     // ================================================================== plumbing
 
     private record Env(String alg, String kernel, long seed, Random rnd, String ctx, long[] counts) {
