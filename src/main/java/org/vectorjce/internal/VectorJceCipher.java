@@ -5,7 +5,6 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.Key;
 import java.security.KeyFactory;
-import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
@@ -180,7 +179,8 @@ public final class VectorJceCipher extends CipherSpi {
             byte[] newIv = checkIv(ivBytes, enc, random, paramsGiven);
             checkKeyLength(k.length);
             KernelFactory factory = factory();
-            if (mode != null && keyMode == modeId && keyFactory == factory && MessageDigest.isEqual(keyCopy, k)) {
+            if (mode != null && keyMode == modeId && keyFactory == factory && keyCopy.length == k.length
+                    && ModeArithmetic.constantTimeEqual(keyCopy, 0, k, 0, k.length)) {
                 // Same key, mode and kernel (e.g. sector-by-sector XTS with a new tweak per
                 // init): keep the key schedule, only the IV changes.
                 checkXtsHalves(k, enc);
@@ -290,11 +290,8 @@ public final class VectorJceCipher extends CipherSpi {
         if (modeId != ModeId.XTS || !enc) {
             return;
         }
-        int half = k.length / 2, diff = 0;
-        for (int i = 0; i < half; i++) { // constant-time comparison of the halves
-            diff |= k[i] ^ k[half + i];
-        }
-        if (diff == 0) {
+        int half = k.length / 2;
+        if (ModeArithmetic.constantTimeEqual(k, 0, k, half, half)) {
             throw new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
                     + " (allowed for decryption only)");
         }

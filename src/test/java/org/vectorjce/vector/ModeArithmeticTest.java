@@ -132,6 +132,23 @@ class ModeArithmeticTest {
     }
 
     @Test
+    void constantTimeEqualFindsEveryDifference() {
+        Random r = new Random(11);
+        for (int len = 0; len <= 70; len++) {
+            byte[] a = new byte[len + 3];
+            r.nextBytes(a);
+            byte[] b = new byte[len + 5];
+            System.arraycopy(a, 3, b, 5, len);
+            assertEquals(true, ModeArithmetic.constantTimeEqual(a, 3, b, 5, len), "equal, len=" + len);
+            for (int i = 0; i < len; i++) {
+                b[5 + i] ^= (byte) (1 << r.nextInt(8));
+                assertEquals(false, ModeArithmetic.constantTimeEqual(a, 3, b, 5, len), "byte " + i + " of " + len);
+                b[5 + i] = a[3 + i];
+            }
+        }
+    }
+
+    @Test
     void xorEqualsScalar() {
         ModeArithmetic v = vector();
         Random r = new Random(8);
