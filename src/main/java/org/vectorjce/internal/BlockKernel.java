@@ -59,12 +59,16 @@ public abstract class BlockKernel {
 
     /**
      * A mode run whole by the kernel: {@link #start} per message (or to rewind to a chaining
-     * value), then {@link #process} on what the mode would process, in order.
+     * value), then {@link #process} on what the mode would process, in order, and
+     * {@link #processFinal} on the message's last piece, which leaves the engine rewound to the
+     * IV of its last start.
      */
     interface StreamEngine {
         void start(byte[] iv);
 
         void process(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+        void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len);
 
         void destroy();
     }

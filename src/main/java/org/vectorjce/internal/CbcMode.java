@@ -52,6 +52,15 @@ final class CbcMode extends Mode {
 
     @Override
     void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        process(in, inOff, out, outOff, len, false);
+    }
+
+    @Override
+    void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        process(in, inOff, out, outOff, len, true);
+    }
+
+    private void process(byte[] in, int inOff, byte[] out, int outOff, int len, boolean last) {
         BlockKernel.StreamEngine e = encrypt ? encEngine : decEngine;
         if (e != null) {
             if (len == 0) {
@@ -60,7 +69,11 @@ final class CbcMode extends Mode {
             if (!encrypt) { // the next chaining value is the last ciphertext block: read it first
                 System.arraycopy(in, inOff + len - BLOCK, chain, 0, BLOCK);
             }
-            e.process(in, inOff, out, outOff, len);
+            if (last) {
+                e.processFinal(in, inOff, out, outOff, len);
+            } else {
+                e.process(in, inOff, out, outOff, len);
+            }
             if (encrypt) {
                 System.arraycopy(out, outOff + len - BLOCK, chain, 0, BLOCK);
             }

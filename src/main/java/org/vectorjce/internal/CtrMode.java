@@ -38,6 +38,15 @@ final class CtrMode extends Mode {
     }
 
     @Override
+    void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        if (whole != null) {
+            whole.processFinal(in, inOff, out, outOff, len);
+        } else {
+            process(in, inOff, out, outOff, len);
+        }
+    }
+
+    @Override
     void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
         if (whole != null) {
             whole.process(in, inOff, out, outOff, len);

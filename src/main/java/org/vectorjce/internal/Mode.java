@@ -27,6 +27,15 @@ abstract class Mode {
     /** Processes {@code len} bytes (a multiple of 16 except for CTR). */
     abstract void process(byte[] in, int inOff, byte[] out, int outOff, int len);
 
+    /**
+     * {@link #process}, known to be the message's last call before the restart (doFinal without
+     * padding, or the padding block): a kernel's stream engine can finish with its own doFinal,
+     * which also rewinds it, so the restart then costs nothing.
+     */
+    void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        process(in, inOff, out, outOff, len);
+    }
+
     /** A copy of the chaining state, so a failed doFinal can be undone; null when stateless. */
     byte[] saveState() {
         return null;

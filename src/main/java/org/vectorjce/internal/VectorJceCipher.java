@@ -446,6 +446,9 @@ public final class VectorJceCipher extends CipherSpi {
 
     private int update(byte[] in, int inOff, int len, byte[] out, int outOff, boolean last) {
         int p = processableLength(len, last);
+        // The mode's last call of the message: doFinal without padding takes everything here
+        // (the lengths were checked); XTS may still steal, padded modes have a block to go.
+        boolean finalCall = last && !padding && modeId != ModeId.XTS;
         if (modeId == ModeId.XTS && !last) { // doFinal checked the whole unit's length already
             unitBytes += p;
             if (unitBytes + BLOCK > XtsMode.MAX_DATA_UNIT_BYTES) {
@@ -477,14 +480,22 @@ public final class VectorJceCipher extends CipherSpi {
             inOff += take;
             len -= take;
             int fromBuf = Math.min(p, buffered & ~(BLOCK - 1));
-            mode.process(buf, 0, out, outOff, fromBuf);
+            if (finalCall && fromBuf == p) {
+                mode.processFinal(buf, 0, out, outOff, fromBuf);
+            } else {
+                mode.process(buf, 0, out, outOff, fromBuf);
+            }
             buffered -= fromBuf;
             System.arraycopy(buf, fromBuf, buf, 0, buffered);
             done = fromBuf;
         }
         int direct = p - done;
         if (direct > 0) {
-            mode.process(in, inOff, out, outOff + done, direct);
+            if (finalCall) {
+                mode.processFinal(in, inOff, out, outOff + done, direct);
+            } else {
+                mode.process(in, inOff, out, outOff + done, direct);
+            }
             inOff += direct;
             len -= direct;
         }
@@ -641,12 +652,12 @@ public final class VectorJceCipher extends CipherSpi {
         if (encrypt) {
             int pad = BLOCK - buffered;
             Arrays.fill(buf, buffered, BLOCK, (byte) pad);
-            mode.process(buf, 0, out, o, BLOCK);
+            mode.processFinal(buf, 0, out, o, BLOCK);
             return w + BLOCK;
         }
         // Decrypt: buffered == 16, the last block. Constant-time padding check (no early exit).
         byte[] last = tail;
-        mode.process(buf, 0, last, 0, BLOCK);
+        mode.processFinal(buf, 0, last, 0, BLOCK);
         int pad = last[BLOCK - 1] & 0xff;
         int bad = ((pad - 1) >>> 31) | ((BLOCK - pad) >>> 31); // pad == 0 or pad > 16
         for (int i = 0; i < BLOCK; i++) {
