@@ -20,7 +20,7 @@ public class ModeArithmetic {
      * parts:
      * <ul>
      *   <li>{@code [2k], [2k+1]} for k &lt; 128: K2 ⊗ (2^(k+1) − 1), hi and lo (the per-block step);</li>
-     *   <li>{@link #LRW_LANES}{@code + 2j, + 2j+1} for j &lt; 16: K2 ⊗ j as the 16 tweak bytes read
+     *   <li>{@link #LRW_LANES}{@code + 2j, + 2j+1} for j &lt; 32: K2 ⊗ j as the 16 tweak bytes read
      *       as two little-endian longs, so a vector load gives the tweak offsets of a group of blocks;</li>
      *   <li>{@link #LRW_BYTES}{@code + 2j, + 2j+1} for j &lt; 256: K2 ⊗ j, hi and lo, and
      *       {@link #LRW_BYTES_HIGH}{@code + 2j, + 2j+1}: (K2·x^64) ⊗ j, hi and lo (the 8-bit
@@ -29,11 +29,11 @@ public class ModeArithmetic {
      * 10.5 KB per key: LRW keys are few, and the per-message multiplication is then 25 ns instead
      * of ~65 with 4-bit tables (measured here).
      */
-    public static final int LRW_TABLE_LONGS = 256 + 32 + 2 * 512;
+    public static final int LRW_TABLE_LONGS = 256 + 64 + 2 * 512;
     /** Offset of the lane-form K2 ⊗ j entries in the LRW table. */
     public static final int LRW_LANES = 256;
     /** Offset of the hi/lo K2 ⊗ j entries (j &lt; 256) in the LRW table. */
-    public static final int LRW_BYTES = 256 + 32;
+    public static final int LRW_BYTES = 256 + 64;
     /** Offset of the hi/lo (K2·x^64) ⊗ j entries (j &lt; 256) in the LRW table. */
     public static final int LRW_BYTES_HIGH = LRW_BYTES + 512;
 
@@ -155,7 +155,7 @@ public class ModeArithmetic {
                 table[base + 2 * j + 1] = table[rest + 1] ^ table[2 * e + 1] ^ (e > 0 ? table[2 * e - 1] : 0);
             }
         }
-        for (int j = 0; j < 16; j++) {
+        for (int j = 0; j < 32; j++) {
             table[LRW_LANES + 2 * j] = Long.reverseBytes(table[LRW_BYTES + 2 * j]);
             table[LRW_LANES + 2 * j + 1] = Long.reverseBytes(table[LRW_BYTES + 2 * j + 1]);
         }

@@ -152,90 +152,85 @@ public final class VectorArithmetic extends ModeArithmetic {
     private static final int LOG_STEP = LOG_L + 2;
 
     /**
-     * LRW tweak XOR in groups of {@code STEP} = 4 vectors of blocks. For a group whose first index
-     * G is a multiple of STEP, G + j = G ⊕ j for j &lt; STEP, so its tweaks are T_G ⊕ K2⊗j: one
-     * broadcast of T_G and one XOR with a per-key constant vector (K2⊗j for the vector's j, the
-     * table's lane part) per vector. The next group's tweak is one scalar step: G ⊕ (G + STEP) =
-     * STEP·(2^(m+1) − 1) for m the trailing ones of G/STEP, so T ⊕= mulinc(k) ⊕ mulinc(LOG_STEP − 1)
-     * with k = m + LOG_STEP. A start inside a group (I a multiple of L, v vectors into it) takes
-     * T_G = T_I ⊕ K2⊗(vL) and runs single vectors to the group's end; the blocks before the first
-     * multiple of L, and after the last, go one by one.
+     * LRW tweak XOR, {@code STEP} = 4 vectors of blocks at a time, from wherever the message starts.
+     * For an aligned group G (a multiple of STEP), G + j = G ⊕ j for j &lt; STEP, so T_(G+j) = T_G ⊕
+     * K2⊗j. A message starting s blocks into a group covers, every STEP blocks, the last STEP − s
+     * blocks of one group and the first s of the next: block p (p &lt; STEP) of such a stretch has
+     * tweak T_G ⊕ K2⊗(s + p) while s + p &lt; STEP, and T_(G+STEP) ⊕ K2⊗(s + p − STEP) =
+     * (T_(G+STEP) ⊕ K2⊗STEP) ⊕ K2⊗(s + p) after (STEP is a power of two above s + p − STEP). So
+     * each vector is a per-call constant K2⊗(s + p ..) (the table's lane part, j &lt; 32) XORed with
+     * one of two broadcasts chosen by a per-call lane mask, and no block goes the scalar way except
+     * a tail of fewer than L. The next group's tweak is one scalar step: G ⊕ (G + STEP) =
+     * STEP·(2^(m+1) − 1), m the trailing ones of G/STEP, so T ⊕= mulinc(k) ⊕ mulinc(LOG_STEP − 1)
+     * with k = m + LOG_STEP.
      */
     @Override
     public void lrwXor(long[] state, long[] mulinc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        int head = (int) (-state[3] & (L - 1)); // blocks until I is a multiple of L
-        if (blocks < head + L) {
+        if (blocks < L) {
             super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
             return;
         }
-        if (head > 0) {
-            super.lrwXor(state, mulinc, in, inOff, out, outOff, head);
-            inOff += 16 * head;
-            outOff += 16 * head;
-            blocks -= head;
-        }
-        long iHi = state[2], iLo = state[3];
-        int v = (int) (iLo >>> LOG_L) & 3; // vectors into the group
-        long gLo = iLo & -STEP;
-        long tHi = state[0] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L]; // T_G
-        long tLo = state[1] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L + 1];
+        long gHi = state[2], iLo = state[3];
+        int s = (int) iLo & (STEP - 1); // blocks into the group
+        long gLo = iLo - s;
+        long tHi = state[0] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * s]; // T_G
+        long tLo = state[1] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * s + 1];
+        long kStepHi = mulinc[ModeArithmetic.LRW_BYTES + 2 * STEP], kStepLo = mulinc[ModeArithmetic.LRW_BYTES + 2 * STEP + 1];
         long stepHi = mulinc[2 * (LOG_STEP - 1)], stepLo = mulinc[2 * (LOG_STEP - 1) + 1];
-        // The rest of a group the start is inside of.
-        if (v != 0) {
-            for (; v < 4 && blocks >= L; v++, blocks -= L, inOff += VLEN, outOff += VLEN) {
-                lrwVector(tHi, tLo, mulinc, v, in, inOff, out, outOff);
+        LongVector c0 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * s);
+        LongVector c1 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * (s + L));
+        LongVector c2 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * (s + 2 * L));
+        LongVector c3 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * (s + 3 * L));
+        // Lanes of vector v whose block lies in the next group: s + vL + (lane's block) >= STEP.
+        VectorMask<Long> m0 = PAIR_INDEX.compare(VectorOperators.GE, STEP - s);
+        VectorMask<Long> m1 = PAIR_INDEX.compare(VectorOperators.GE, STEP - s - L);
+        VectorMask<Long> m2 = PAIR_INDEX.compare(VectorOperators.GE, STEP - s - 2 * L);
+        VectorMask<Long> m3 = PAIR_INDEX.compare(VectorOperators.GE, STEP - s - 3 * L);
+        int bytes = blocks / STEP * (STEP * 16);
+        for (int i = 0; i < bytes; i += STEP * 16) {
+            int k = lrwStepBit(gLo, gHi);
+            long nHi = tHi ^ mulinc[2 * k] ^ stepHi, nLo = tLo ^ mulinc[2 * k + 1] ^ stepLo; // T_(G+STEP)
+            LongVector ta = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH);
+            LongVector tb = LongVector.broadcast(LS, Long.reverseBytes(nHi ^ kStepHi)).blend(Long.reverseBytes(nLo ^ kStepLo), HIGH);
+            ByteVector.fromArray(BS, in, inOff + i).lanewise(VectorOperators.XOR, ta.blend(tb, m0).lanewise(VectorOperators.XOR, c0).reinterpretAsBytes()).intoArray(out, outOff + i);
+            ByteVector.fromArray(BS, in, inOff + i + VLEN).lanewise(VectorOperators.XOR, ta.blend(tb, m1).lanewise(VectorOperators.XOR, c1).reinterpretAsBytes()).intoArray(out, outOff + i + VLEN);
+            ByteVector.fromArray(BS, in, inOff + i + 2 * VLEN).lanewise(VectorOperators.XOR, ta.blend(tb, m2).lanewise(VectorOperators.XOR, c2).reinterpretAsBytes()).intoArray(out, outOff + i + 2 * VLEN);
+            ByteVector.fromArray(BS, in, inOff + i + 3 * VLEN).lanewise(VectorOperators.XOR, ta.blend(tb, m3).lanewise(VectorOperators.XOR, c3).reinterpretAsBytes()).intoArray(out, outOff + i + 3 * VLEN);
+            tHi = nHi;
+            tLo = nLo;
+            gLo += STEP;
+            gHi += gLo == 0 ? 1 : 0;
+        }
+        inOff += bytes;
+        outOff += bytes;
+        blocks -= bytes / 16;
+        // Fewer than STEP blocks left: whole vectors the same way, then the last few one by one.
+        int pos = s; // the next block's offset from G
+        if (blocks >= L) {
+            int k = lrwStepBit(gLo, gHi);
+            long nHi = tHi ^ mulinc[2 * k] ^ stepHi, nLo = tLo ^ mulinc[2 * k + 1] ^ stepLo;
+            LongVector ta = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH);
+            LongVector tb = LongVector.broadcast(LS, Long.reverseBytes(nHi ^ kStepHi)).blend(Long.reverseBytes(nLo ^ kStepLo), HIGH);
+            for (; blocks >= L; blocks -= L, pos += L, inOff += VLEN, outOff += VLEN) {
+                LongVector t = ta.blend(tb, PAIR_INDEX.compare(VectorOperators.GE, STEP - pos))
+                        .lanewise(VectorOperators.XOR, LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * pos));
+                ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, t.reinterpretAsBytes()).intoArray(out, outOff);
             }
-            if (v == 4) {
-                int k = lrwStepBit(gLo, iHi);
-                tHi ^= mulinc[2 * k] ^ stepHi;
-                tLo ^= mulinc[2 * k + 1] ^ stepLo;
+            if (pos >= STEP) { // the next block is in the next group: T_(G+STEP) ⊕ K2⊗(pos − STEP)
+                tHi = nHi;
+                tLo = nLo;
+                pos -= STEP;
                 gLo += STEP;
-                iHi += gLo == 0 ? 1 : 0;
-                v = 0;
+                gHi += gLo == 0 ? 1 : 0;
             }
         }
-        // Whole groups: a counted loop, so C2 hoists the bounds checks.
-        if (v == 0 && blocks >= STEP) {
-            LongVector c0 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES);
-            LongVector c1 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * L);
-            LongVector c2 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 4 * L);
-            LongVector c3 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 6 * L);
-            int bytes = blocks / STEP * (STEP * 16);
-            for (int i = 0; i < bytes; i += STEP * 16) {
-                LongVector tg = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH);
-                ByteVector.fromArray(BS, in, inOff + i).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c0).reinterpretAsBytes()).intoArray(out, outOff + i);
-                ByteVector.fromArray(BS, in, inOff + i + VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c1).reinterpretAsBytes()).intoArray(out, outOff + i + VLEN);
-                ByteVector.fromArray(BS, in, inOff + i + 2 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c2).reinterpretAsBytes()).intoArray(out, outOff + i + 2 * VLEN);
-                ByteVector.fromArray(BS, in, inOff + i + 3 * VLEN).lanewise(VectorOperators.XOR, tg.lanewise(VectorOperators.XOR, c3).reinterpretAsBytes()).intoArray(out, outOff + i + 3 * VLEN);
-                int k = lrwStepBit(gLo, iHi);
-                tHi ^= mulinc[2 * k] ^ stepHi;
-                tLo ^= mulinc[2 * k + 1] ^ stepLo;
-                gLo += STEP;
-                iHi += gLo == 0 ? 1 : 0;
-            }
-            inOff += bytes;
-            outOff += bytes;
-            blocks -= bytes / 16;
-        }
-        // The start of the last group (v is 0 here: fewer than STEP blocks are left).
-        for (; blocks >= L; v++, blocks -= L, inOff += VLEN, outOff += VLEN) {
-            lrwVector(tHi, tLo, mulinc, v, in, inOff, out, outOff);
-        }
-        // Back from T_G to T_I for I = G + vL.
-        state[0] = tHi ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L];
-        state[1] = tLo ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * v * L + 1];
-        state[2] = iHi;
-        state[3] = gLo + (long) v * L;
+        state[0] = tHi ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * pos];
+        state[1] = tLo ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * pos + 1];
+        state[2] = gHi;
+        state[3] = gLo + pos;
         if (blocks > 0) {
             super.lrwXor(state, mulinc, in, inOff, out, outOff, blocks);
         }
-    }
-
-    /** One vector of L blocks, v vectors into the group with tweak T_G = (tHi, tLo). */
-    private static void lrwVector(long tHi, long tLo, long[] mulinc, int v, byte[] in, int inOff, byte[] out, int outOff) {
-        LongVector t = LongVector.broadcast(LS, Long.reverseBytes(tHi)).blend(Long.reverseBytes(tLo), HIGH)
-                .lanewise(VectorOperators.XOR, LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * v * L));
-        ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, t.reinterpretAsBytes()).intoArray(out, outOff);
     }
 
     /**
