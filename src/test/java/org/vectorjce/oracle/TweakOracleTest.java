@@ -441,6 +441,46 @@ class TweakOracleTest {
     }
 
     /**
+     * The provider's per-message LRW product T_0 = K2 ⊗ I (8-bit tables) against this oracle's
+     * bit-by-bit multiply, and the per-block step from it (the all-ones table) landing on K2 ⊗
+     * (I + n); keys and indices random, all ones, and just below a 2^64 carry.
+     */
+    @Test
+    void lrwTweakArithmeticMatchesTheOracleMultiply() {
+        Random r = new Random(10);
+        for (int t = 0; t < 200; t++) {
+            byte[] k2 = t == 0 ? filled16(0xff) : bytes(r, 16);
+            byte[] index = t % 3 == 0 ? filled16(0xff) : bytes(r, 16);
+            if (t % 5 == 0) {
+                putBe64(index, 8, -3);
+            }
+            long[] table = org.vectorjce.internal.ModeArithmetic.lrwTable(be64(k2, 0), be64(k2, 8));
+            long[] state = new long[4];
+            org.vectorjce.internal.ModeArithmetic.lrwTweak(table, be64(index, 0), be64(index, 8), state);
+            assertArrayEquals(gfMulBbe(k2, index), be128(state[0], state[1]), "K2 ⊗ I, t=" + t);
+            int n = 1 + r.nextInt(40);
+            byte[] buf = new byte[16 * n];
+            org.vectorjce.internal.ModeArithmetic.SCALAR.lrwXor(state, table, buf, 0, buf, 0, n);
+            byte[] next = be128(new BigInteger(1, index).add(BigInteger.valueOf(n)).mod(TWO_128));
+            assertArrayEquals(gfMulBbe(k2, next), be128(state[0], state[1]), "K2 ⊗ (I + " + n + "), t=" + t);
+            assertArrayEquals(next, be128(state[2], state[3]), "index after " + n + " blocks, t=" + t);
+        }
+    }
+
+    private static byte[] filled16(int v) {
+        byte[] b = new byte[16];
+        Arrays.fill(b, (byte) v);
+        return b;
+    }
+
+    private static byte[] be128(long hi, long lo) {
+        byte[] b = new byte[16];
+        putBe64(b, 0, hi);
+        putBe64(b, 8, lo);
+        return b;
+    }
+
+    /**
      * One cipher object through a sequence of inits and doFinals that reuse and change the key and
      * the IV: the first tweak (E(K2, i) for XTS, K2 ⊗ I for LRW) is remembered across the restart
      * after doFinal, so a stale one would show here. Each result against the oracle.

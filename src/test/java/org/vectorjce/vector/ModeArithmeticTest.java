@@ -94,43 +94,6 @@ class ModeArithmeticTest {
         }
     }
 
-    /** K2 ⊗ I bit by bit (bit i of the big-endian 128-bit integer is the coefficient of x^i). */
-    private static long[] multiply(long aHi, long aLo, long bHi, long bLo) {
-        long rHi = 0, rLo = 0;
-        for (int i = 0; i < 128; i++) {
-            if (((i < 64 ? bLo >>> i : bHi >>> (i - 64)) & 1) != 0) {
-                rHi ^= aHi;
-                rLo ^= aLo;
-            }
-            boolean carry = aHi < 0;
-            aHi = aHi << 1 | aLo >>> 63;
-            aLo = aLo << 1 ^ (carry ? 0x87 : 0);
-        }
-        return new long[] {rHi, rLo};
-    }
-
-    @Test
-    void lrwTweakIsTheFieldProductAndAgreesWithTheStep() {
-        Random r = new Random(10);
-        for (int t = 0; t < 200; t++) {
-            long k2Hi = t == 0 ? -1 : r.nextLong(), k2Lo = t == 0 ? -1 : r.nextLong();
-            long[] table = ModeArithmetic.lrwTable(k2Hi, k2Lo);
-            long iHi = t % 3 == 0 ? -1 : r.nextLong(), iLo = t % 5 == 0 ? -3 : r.nextLong();
-            long[] state = new long[4];
-            ModeArithmetic.lrwTweak(table, iHi, iLo, state);
-            long[] expected = multiply(k2Hi, k2Lo, iHi, iLo);
-            assertEquals(expected[0], state[0], "hi, t=" + t);
-            assertEquals(expected[1], state[1], "lo, t=" + t);
-            // Stepping the tweak over n blocks lands on the product for I + n.
-            int n = 1 + r.nextInt(40);
-            byte[] buf = new byte[16 * n];
-            SCALAR.lrwXor(state, table, buf, 0, buf, 0, n);
-            long nLo = iLo + n, nHi = Long.compareUnsigned(nLo, iLo) < 0 ? iHi + 1 : iHi;
-            long[] after = multiply(k2Hi, k2Lo, nHi, nLo);
-            assertArrayEquals(new long[] {after[0], after[1], nHi, nLo}, state, "after " + n + " blocks, t=" + t);
-        }
-    }
-
     @Test
     void constantTimeEqualFindsEveryDifference() {
         Random r = new Random(11);
