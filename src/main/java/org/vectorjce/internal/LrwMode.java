@@ -7,7 +7,7 @@ import java.util.Arrays;
  * T_j = K2 ⊗ (I + j) in GF(2^128), big-endian bit order ("bbe"), I the 128-bit big-endian index of
  * the first block (the IV). Key = cipher key ‖ 16-byte K2.
  *
- * <p>One 4-bit-table multiplication per message gives T_0 ({@link ModeArithmetic#lrwTweak}); after
+ * <p>One multiplication by 8-bit tables per message gives T_0 ({@link ModeArithmetic#lrwTweak}); after
  * that each tweak is one XOR with a precomputed K2 ⊗ (2^(k+1) − 1) (see
  * {@link ModeArithmetic#lrwXor}), as Linux does. Like XTS:
  * tweak XOR for a chunk, one multi-block ECB call, tweak XOR (the tweaks regenerated, not stored).
