@@ -119,19 +119,30 @@ final class JdkAesKernel extends BlockKernel {
     }
 
     private static void run(Cipher c, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        if (blocks == 0) {
-            return;
-        }
+        // ECB/NoPadding update on whole blocks outputs all of them and buffers nothing.
+        feed(c, in, inOff, out, outOff, blocks * BLOCK, false);
+    }
+
+    /**
+     * {@code len} bytes through SunJCE's {@code c}, at most {@link #STREAM_PIECE} per call, the
+     * last piece through {@code doFinal} when {@code last}. Every call must output all its input
+     * (ECB and CBC on whole blocks, CTR on any length). Callers pass distinct or identical ranges,
+     * never shifted overlapping ones, so piece by piece is safe in place.
+     */
+    private static void feed(Cipher c, byte[] in, int inOff, byte[] out, int outOff, int len, boolean last) {
         try {
-            // ECB/NoPadding update on whole blocks outputs all of them and buffers nothing. At
-            // most STREAM_PIECE bytes per call (see there); callers pass distinct or identical
-            // ranges, never shifted overlapping ones, so piece by piece is safe in place.
-            int len = blocks * BLOCK;
-            for (int done = 0; done < len; done += STREAM_PIECE) {
-                c.update(in, inOff + done, Math.min(len - done, STREAM_PIECE), out, outOff + done);
+            for (int done = 0; done < len; ) {
+                int piece = Math.min(len - done, STREAM_PIECE);
+                boolean end = last && done + piece == len;
+                int n = end ? c.doFinal(in, inOff + done, piece, out, outOff + done)
+                        : c.update(in, inOff + done, piece, out, outOff + done);
+                if (n != piece) {
+                    throw new AssertionError("SunJCE " + c.getAlgorithm() + " returned " + n + " of " + piece + " bytes");
+                }
+                done += piece;
             }
         } catch (GeneralSecurityException e) {
-            throw new AssertionError("SunJCE ECB rejected whole blocks", e);
+            throw new AssertionError("SunJCE " + c.getAlgorithm() + " rejected " + len + " bytes", e);
         }
     }
 
@@ -207,24 +218,10 @@ final class JdkAesKernel extends BlockKernel {
                 if (len == 0) {
                     return;
                 }
-                try {
-                    // CBC on whole blocks and CTR on any length: SunJCE outputs every byte now.
-                    // At most STREAM_PIECE bytes per call (see there); the last piece of the last
-                    // call is SunJCE's doFinal, which rewinds it to the IV for the next message.
-                    for (int done = 0; done < len; ) {
-                        int piece = Math.min(len - done, STREAM_PIECE);
-                        boolean end = last && done + piece == len;
-                        int n = end ? c.doFinal(in, inOff + done, piece, out, outOff + done)
-                                : c.update(in, inOff + done, piece, out, outOff + done);
-                        if (n != piece) {
-                            throw new AssertionError("SunJCE " + transformation + " returned " + n + " of " + piece + " bytes");
-                        }
-                        done += piece;
-                    }
-                    atStart = last;
-                } catch (GeneralSecurityException e) {
-                    throw new AssertionError(e);
-                }
+                // The last piece of a message's last call is SunJCE's doFinal, which rewinds it
+                // to the IV for the next message.
+                feed(c, in, inOff, out, outOff, len, last);
+                atStart = last;
             }
 
             @Override

@@ -26,7 +26,7 @@ public class ModeArithmetic {
      *       {@link #LRW_BYTES_HIGH}{@code + 2j, + 2j+1}: (K2·x^64) ⊗ j, hi and lo (the 8-bit
      *       multiplication tables for T_0 = K2 ⊗ I, see {@link #lrwTweak}).</li>
      * </ul>
-     * 10.5 KB per key: LRW keys are few, and the per-message multiplication is then 25 ns instead
+     * 10.5 KiB per key: LRW keys are few, and the per-message multiplication is then 25 ns instead
      * of ~65 with 4-bit tables (measured here).
      */
     public static final int LRW_TABLE_LONGS = 256 + 64 + 2 * 512;
