@@ -111,7 +111,7 @@ def block_method(name, n, vlen, decrypt, masked):
     return L
 
 
-def generate(bits, cls, name, lanes, in_flight, priority, permute):
+def generate(bits, cls, name, lanes, in_flight):
     vlen = bits // 8
     blocks = in_flight * vlen // 16
     L = []
@@ -127,7 +127,6 @@ def generate(bits, cls, name, lanes, in_flight, priority, permute):
     L.append("import jdk.incubator.vector.VectorSpecies;")
     L.append("import org.vectorjce.internal.AesKeys;")
     L.append("import org.vectorjce.internal.BlockKernel;")
-    L.append("import org.vectorjce.internal.KernelFactory;")
     L.append("")
     L.append("/**")
     L.append(f" * {{@code {name}}}: AES (FIPS 197) with whole blocks in vector lanes — {lanes} blocks per {bits}-bit")
@@ -146,14 +145,6 @@ def generate(bits, cls, name, lanes, in_flight, priority, permute):
     L.append(f"final class {cls} extends BlockKernel {{")
     L.append(f"    static final String NAME = \"{name}\";")
     L.append(f"    private static final VectorSpecies<Byte> SP = ByteVector.SPECIES_{bits};")
-    L.append("")
-    L.append("    static final KernelFactory FACTORY = new KernelFactory() {")
-    L.append("        @Override public String name() { return NAME; }")
-    L.append("        @Override public String algorithm() { return \"AES\"; }")
-    L.append(f"        @Override public int priority() {{ return {priority}; }}")
-    L.append(f"        @Override public String unavailableReason() {{ return VectorSupport.unavailableReason({bits}, {str(permute).lower()}); }}")
-    L.append(f"        @Override public BlockKernel create(byte[] key) {{ return new {cls}(key); }}")
-    L.append("    };")
     L.append("")
     L.append("    /** Bytes per vector. */")
     L.append("    private static final int VLEN = SP.length();")
@@ -177,11 +168,25 @@ def generate(bits, cls, name, lanes, in_flight, priority, permute):
     L.append("    /** Round key r at bytes {@code [r*VLEN, (r+1)*VLEN)}: the 16 key bytes repeated in every lane. */")
     L.append("    private final byte[] rk;")
     L.append("")
-    L.append(f"    private {cls}(byte[] key) {{")
+    L.append(f"    {cls}(byte[] key) {{")
     L.append("        super(NAME);")
-    L.append("        int[] w = AesKeys.expand(key);")
-    L.append("        rounds = w.length / 4 - 1;")
+    L.append("        rounds = key.length / 4 + 6;")
     L.append("        rk = new byte[(rounds + 1) * VLEN];")
+    L.append("        setKey(key);")
+    L.append("    }")
+    L.append("")
+    L.append("    /** Re-key in place: same key length, same round-key array (overwritten, so the old one is gone). */")
+    L.append("    @Override")
+    L.append("    public boolean rekey(byte[] key) {")
+    L.append("        if (key.length / 4 + 6 != rounds) {")
+    L.append("            return false;")
+    L.append("        }")
+    L.append("        setKey(key);")
+    L.append("        return true;")
+    L.append("    }")
+    L.append("")
+    L.append("    private void setKey(byte[] key) {")
+    L.append("        int[] w = AesKeys.expand(key);")
     L.append("        for (int r = 0; r <= rounds; r++) {")
     L.append("            for (int j = 0; j < VLEN; j++) {")
     L.append("                int word = w[4 * r + ((j & 15) >> 2)];")
@@ -230,5 +235,5 @@ def generate(bits, cls, name, lanes, in_flight, priority, permute):
 if __name__ == "__main__":
     import sys
     inflight = int(sys.argv[1]) if len(sys.argv) > 1 else 4
-    generate(512, "AesVec512", "aes-vec512-4lane", 4, inflight, 400, True)
-    generate(256, "AesVec256", "aes-vec256-2lane", 2, inflight, 300, False)
+    generate(512, "AesVec512", "aes-vec512-4lane", 4, inflight)
+    generate(256, "AesVec256", "aes-vec256-2lane", 2, inflight)

@@ -97,16 +97,36 @@ final class AesTable extends BlockKernel {
 
     AesTable(byte[] key) {
         super("aes-table");
-        this.ek = expandKey(key);
-        this.rounds = ek.length / 4 - 1;
-        this.dk = inverseKey(ek, rounds);
+        this.rounds = key.length / 4 + 6;
+        this.ek = new int[4 * (rounds + 1)];
+        this.dk = new int[ek.length];
+        setKey(key);
+    }
+
+    @Override
+    public boolean rekey(byte[] key) {
+        if (key.length / 4 + 6 != rounds) {
+            return false;
+        }
+        setKey(key);
+        return true;
+    }
+
+    private void setKey(byte[] key) {
+        expandKey(key, ek);
+        inverseKey(ek, rounds, dk);
     }
 
     /** FIPS 197 §5.2 KeyExpansion; shared with the other AES kernels. */
     static int[] expandKey(byte[] key) {
+        int[] w = new int[4 * (key.length / 4 + 7)];
+        expandKey(key, w);
+        return w;
+    }
+
+    /** {@link #expandKey(byte[])} into {@code w}, which has 4·(rounds+1) words. */
+    private static void expandKey(byte[] key, int[] w) {
         int nk = key.length / 4;
-        int rounds = nk + 6;
-        int[] w = new int[4 * (rounds + 1)];
         for (int i = 0; i < nk; i++) {
             w[i] = (int) BE.get(key, 4 * i);
         }
@@ -121,7 +141,6 @@ final class AesTable extends BlockKernel {
             }
             w[i] = w[i - nk] ^ t;
         }
-        return w;
     }
 
     private static int subWord(int w) {
@@ -130,8 +149,7 @@ final class AesTable extends BlockKernel {
     }
 
     /** Round keys for the equivalent inverse cipher (FIPS 197 §5.3.5). */
-    private static int[] inverseKey(int[] ek, int rounds) {
-        int[] dk = new int[ek.length];
+    private static void inverseKey(int[] ek, int rounds, int[] dk) {
         for (int r = 0; r <= rounds; r++) {
             for (int c = 0; c < 4; c++) {
                 int w = ek[4 * (rounds - r) + c];
@@ -143,7 +161,6 @@ final class AesTable extends BlockKernel {
                 dk[4 * r + c] = w;
             }
         }
-        return dk;
     }
 
     @Override

@@ -73,6 +73,17 @@ public abstract class BlockKernel {
         void destroy();
     }
 
+    /**
+     * Re-keys this kernel in place with a key of the same length, overwriting the old schedule and
+     * keeping everything that belongs to the kernel rather than to the key (tables, scratch, the
+     * JDK's cipher objects, native memory). Returns false, changing nothing, when the kernel cannot
+     * (another key length); the caller then creates a new kernel and destroys this one.
+     * {@code key} is owned and wiped by the caller.
+     */
+    public boolean rekey(byte[] key) {
+        return false;
+    }
+
     /** Overwrites the key schedule; the kernel must not be used afterwards. */
     public abstract void destroy();
 

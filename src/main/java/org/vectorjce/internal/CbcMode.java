@@ -19,8 +19,33 @@ final class CbcMode extends Mode {
     private BlockKernel.StreamEngine encEngine, decEngine;
     private boolean noEngine;
 
-    CbcMode(BlockKernel kernel, ModeArithmetic ops) {
-        super(kernel, ops);
+    CbcMode(BlockKernel kernel) {
+        super(kernel);
+    }
+
+    /**
+     * The kernel re-keyed in place; its stream engine for {@code encrypt} re-keys itself at the
+     * next start, and the other direction's engine, if one was made, is wiped and dropped (it would
+     * otherwise keep the old key until used again).
+     */
+    @Override
+    boolean rekey(byte[] key, boolean encrypt) {
+        if (!kernel.rekey(key)) {
+            return false;
+        }
+        if (encrypt && decEngine != null) {
+            decEngine.destroy();
+            decEngine = null;
+        } else if (!encrypt && encEngine != null) {
+            encEngine.destroy();
+            encEngine = null;
+        }
+        Arrays.fill(chain, (byte) 0);
+        Arrays.fill(nextChain, (byte) 0);
+        if (scratch != null) {
+            Arrays.fill(scratch, (byte) 0); // the last chunk's D(C) under the old key
+        }
+        return true;
     }
 
     private BlockKernel.StreamEngine engine() {
@@ -87,6 +112,7 @@ final class CbcMode extends Mode {
     }
 
     private void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        ModeArithmetic ops = ops();
         byte[] c = chain;
         for (int i = 0; i < len; i += BLOCK) {
             ops.xor(in, inOff + i, c, 0, out, outOff + i, BLOCK);
@@ -96,10 +122,9 @@ final class CbcMode extends Mode {
     }
 
     private void decrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        ModeArithmetic ops = ops();
+        byte[] scratch = this.scratch = scratch(this.scratch, len);
         while (len > 0) {
-            if (scratch == null) {
-                scratch = new byte[CHUNK_BLOCKS * BLOCK];
-            }
             int n = Math.min(len, scratch.length);
             System.arraycopy(in, inOff + n - BLOCK, nextChain, 0, BLOCK);
             kernel.decryptBlocks(in, inOff, scratch, 0, n / BLOCK);

@@ -20,8 +20,8 @@ final class CtrMode extends Mode {
     /** Set when the kernel runs the whole CTR stream itself (aes-jdk: SunJCE's intrinsic). */
     private final BlockKernel.StreamEngine whole;
 
-    CtrMode(BlockKernel kernel, ModeArithmetic ops) {
-        super(kernel, ops);
+    CtrMode(BlockKernel kernel) {
+        super(kernel);
         this.whole = kernel.ctrEngine();
     }
 
@@ -52,9 +52,10 @@ final class CtrMode extends Mode {
             whole.process(in, inOff, out, outOff, len);
             return;
         }
-        if (scratch == null) {
-            scratch = new byte[CHUNK_BLOCKS * BLOCK];
-            keyStream = new byte[CHUNK_BLOCKS * BLOCK];
+        ModeArithmetic ops = ops();
+        if (scratch == null || scratch.length < Math.min(len, CHUNK_BLOCKS * BLOCK)) {
+            scratch = scratch(scratch, len);
+            keyStream = scratch(keyStream, len);
         }
         // Key stream left over from a previous partial block.
         while (len > 0 && ksPos < BLOCK) {
@@ -79,6 +80,17 @@ final class CtrMode extends Mode {
                 out[outOff + ksPos] = (byte) (in[inOff + ksPos] ^ ks[ksPos]);
             }
         }
+    }
+
+    /** The kernel re-keyed in place; key stream of the old key wiped. */
+    @Override
+    boolean rekey(byte[] key, boolean encrypt) {
+        if (scratch != null) {
+            Arrays.fill(scratch, (byte) 0);
+            Arrays.fill(keyStream, (byte) 0);
+        }
+        Arrays.fill(ks, (byte) 0);
+        return kernel.rekey(key);
     }
 
     @Override

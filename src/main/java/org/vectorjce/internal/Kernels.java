@@ -1,26 +1,28 @@
 package org.vectorjce.internal;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The kernel registry: every block-cipher implementation with its name and priority.
  *
- * <p>Selection happens once per key set-up: the available kernel of highest priority wins, unless
- * the system property {@code vectorjce.kernel.aes} / {@code vectorjce.kernel.twofish} names one;
- * an unknown or unavailable forced name fails key set-up with a message listing what is available.
- * The property is read at every key set-up, so tests and benchmarks can switch kernels at run time.
+ * <p>What can run here is decided once per JVM and cached: each kernel's availability on first
+ * request, and the default kernel of each algorithm on the first key set-up that needs it. Key
+ * set-up then only reads the forcing property ({@code vectorjce.kernel.aes} /
+ * {@code vectorjce.kernel.twofish}, read at every key set-up so tests and benchmarks can switch
+ * kernels at run time) and looks the choice up; an unknown or unavailable forced name fails key
+ * set-up with a message listing what is available.
  *
- * <p>Vector API kernels live in {@code org.vectorjce.internal.vector}, the only package that imports
- * {@code jdk.incubator.vector}. Their factories are loaded by class name, and only when that module
- * is in the boot layer, so the provider never meets a {@code NoClassDefFoundError} without it.
+ * <p>Vector API kernels live in {@code org.vectorjce.internal.vector}, the only package that
+ * imports {@code jdk.incubator.vector}. They are registered here by name and priority only; their
+ * classes are loaded by name, and only when the module is in the boot layer and someone asks for
+ * them. The default is found by walking the kernels best first and stopping at the first that can
+ * run, so a program whose best AES kernel is {@code aes-jdk} never loads a vector class (that
+ * loading was a third of the first operation's time in a fresh JVM).
  */
 public final class Kernels {
     private static final Logger LOG = Logger.getLogger("org.vectorjce");
@@ -28,77 +30,63 @@ public final class Kernels {
     /** System property prefix; the algorithm's lower-case name follows. */
     public static final String PROPERTY_PREFIX = "vectorjce.kernel.";
 
-    /** Factories loaded reflectively when the vector module is present. */
-    private static final String[] VECTOR_FACTORIES = {
-        "org.vectorjce.internal.vector.VectorKernels",
-    };
+    /** The class of the vector package that creates its kernels by name (see {@link VectorFactory}). */
+    private static final String VECTOR_KERNELS = "org.vectorjce.internal.vector.VectorKernels";
 
-    private static final Map<String, List<KernelFactory>> BY_ALGORITHM;
-    private static final String VECTOR_MODULE_STATUS;
+    /** Every kernel, best first within each algorithm. */
+    private static final List<KernelFactory> AES = sorted(
+            JdkAesKernel.FACTORY,
+            new VectorFactory("aes-vec512-4lane", "AES", 400),
+            new VectorFactory("aes-vec256-2lane", "AES", 300),
+            AesTable.FACTORY);
+    private static final List<KernelFactory> TWOFISH = sorted(
+            new VectorFactory("twofish-vec512-16way", "Twofish", 400),
+            TwofishTable.FACTORY_2WAY,
+            // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
+            // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its gather loop late.
+            new VectorFactory("twofish-vec256-8way", "Twofish", 105),
+            TwofishTable.FACTORY);
 
-    static {
-        List<KernelFactory> all = new ArrayList<>();
-        all.add(AesTable.FACTORY);
-        all.add(TwofishTable.FACTORY);
-        all.add(TwofishTable.FACTORY_2WAY);
-        all.addAll(JdkAesKernel.factories());
-        String status;
-        if (vectorModulePresent()) {
-            status = "present";
-            for (String cn : VECTOR_FACTORIES) {
-                try {
-                    Class<?> c = Class.forName(cn);
-                    @SuppressWarnings("unchecked")
-                    List<KernelFactory> fs = (List<KernelFactory>) c.getMethod("factories").invoke(null);
-                    all.addAll(fs);
-                } catch (ReflectiveOperationException | LinkageError e) {
-                    status = "present, but its kernels failed to load: " + e;
-                    LOG.log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);
-                }
-            }
-        } else {
-            status = "absent (run with --add-modules jdk.incubator.vector)";
-        }
-        VECTOR_MODULE_STATUS = status;
-        Map<String, List<KernelFactory>> m = new LinkedHashMap<>();
-        for (KernelFactory f : all) {
-            m.computeIfAbsent(f.algorithm(), k -> new ArrayList<>()).add(f);
-        }
-        for (List<KernelFactory> l : m.values()) {
-            l.sort(Comparator.comparingInt(KernelFactory::priority).reversed());
-        }
-        m.replaceAll((k, v) -> Collections.unmodifiableList(v));
-        BY_ALGORITHM = Collections.unmodifiableMap(m);
-        if (LOG.isLoggable(Level.CONFIG)) {
-            // One line for the whole choice, with the reason of every kernel that declined.
-            StringBuilder b = new StringBuilder("VectorJCE kernels (vector module ").append(status).append(')');
-            for (Map.Entry<String, List<KernelFactory>> e : m.entrySet()) {
-                b.append("; ").append(e.getKey()).append(':');
-                for (KernelFactory f : e.getValue()) {
-                    String why = f.unavailableReason();
-                    b.append(' ').append(f.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
-                }
-            }
-            LOG.config(b.toString());
-        }
-    }
+    /** The default factory per algorithm, found on first use; benign race (same answer). */
+    private static volatile KernelFactory defaultAes, defaultTwofish;
 
     private Kernels() {
     }
 
+    private static List<KernelFactory> sorted(KernelFactory... fs) {
+        List<KernelFactory> l = new ArrayList<>();
+        for (KernelFactory f : fs) {
+            l.add(f instanceof VectorFactory ? f : new Cached(f));
+        }
+        l.sort(Comparator.comparingInt(KernelFactory::priority).reversed());
+        return List.copyOf(l);
+    }
+
     /** Whether {@code jdk.incubator.vector} is in the boot layer (without touching its classes). */
     public static boolean vectorModulePresent() {
-        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+        return VectorModule.PRESENT;
+    }
+
+    private static final class VectorModule {
+        static final boolean PRESENT = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
     /** A line for {@code info}: whether the vector module is present and its kernels loaded. */
     public static String vectorModuleStatus() {
-        return VECTOR_MODULE_STATUS;
+        if (!vectorModulePresent()) {
+            return "absent (run with --add-modules jdk.incubator.vector)";
+        }
+        String failure = VectorFactory.loadFailure();
+        return failure == null ? "present" : "present, but its kernels failed to load: " + failure;
     }
 
     /** All registered factories of an algorithm, highest priority first (available or not). */
     public static List<KernelFactory> all(String algorithm) {
-        return BY_ALGORITHM.getOrDefault(algorithm, List.of());
+        return switch (algorithm) {
+            case "AES" -> AES;
+            case "Twofish" -> TWOFISH;
+            default -> List.of();
+        };
     }
 
     /** Names of the kernels of an algorithm that can run here, highest priority first. */
@@ -114,8 +102,7 @@ public final class Kernels {
 
     /** The property that forces a kernel for {@code algorithm}, e.g. {@code vectorjce.kernel.aes}. */
     public static String propertyFor(String algorithm) {
-        // Read at every init: constant strings for ours, so no name is built and hashed per call
-        // (that and the key comparison were a third of a 270 ns XTS re-init).
+        // Read at every init: constant strings for ours, so no name is built and hashed per call.
         return switch (algorithm) {
             case "AES" -> AES_PROPERTY;
             case "Twofish" -> TWOFISH_PROPERTY;
@@ -128,7 +115,7 @@ public final class Kernels {
 
     /**
      * The factory key set-up uses now for {@code algorithm}: the forced one, or the available one of
-     * highest priority.
+     * highest priority (decided once, then cached).
      *
      * @throws IllegalArgumentException when a forced name is unknown or unavailable (the message
      *     lists the available names)
@@ -138,8 +125,31 @@ public final class Kernels {
         if (forced != null && !forced.isBlank()) {
             return byName(algorithm, forced.trim());
         }
+        KernelFactory d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
+        if (d == null) {
+            d = chooseDefault(algorithm);
+            if ("AES".equals(algorithm)) {
+                defaultAes = d;
+            } else {
+                defaultTwofish = d;
+            }
+        }
+        return d;
+    }
+
+    private static KernelFactory chooseDefault(String algorithm) {
         for (KernelFactory f : all(algorithm)) {
             if (f.unavailableReason() == null) {
+                if (LOG.isLoggable(Level.CONFIG)) {
+                    // One line per algorithm, once per JVM, with the reason of every kernel that declined.
+                    StringBuilder b = new StringBuilder("VectorJCE ").append(algorithm).append(" kernel: ")
+                            .append(f.name()).append(" (vector module ").append(vectorModuleStatus()).append(')');
+                    for (KernelFactory o : all(algorithm)) {
+                        String why = o.unavailableReason();
+                        b.append("; ").append(o.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
+                    }
+                    LOG.config(b.toString());
+                }
                 return f;
             }
         }
@@ -165,5 +175,123 @@ public final class Kernels {
         }
         throw new IllegalArgumentException("unknown " + algorithm + " kernel '" + name
                 + "'; available: " + availableNames(algorithm));
+    }
+
+    /** A base kernel's factory with its availability asked once and remembered. */
+    private static final class Cached implements KernelFactory {
+        private final KernelFactory f;
+        private volatile String reason;
+        private volatile boolean known;
+
+        Cached(KernelFactory f) {
+            this.f = f;
+        }
+
+        @Override public String name() { return f.name(); }
+        @Override public String algorithm() { return f.algorithm(); }
+        @Override public int priority() { return f.priority(); }
+        @Override public BlockKernel create(byte[] key) { return f.create(key); }
+
+        @Override
+        public String unavailableReason() {
+            if (!known) {
+                reason = f.unavailableReason();
+                known = true;
+            }
+            return reason;
+        }
+
+        @Override
+        public String toString() {
+            return f.name();
+        }
+    }
+
+    /**
+     * A Vector API kernel, known here by name and priority. Its class is reached through
+     * {@code VectorKernels.unavailableReason(name)} and {@code VectorKernels.create(name, key)},
+     * looked up by name when first asked, and only when the module is present.
+     */
+    private static final class VectorFactory implements KernelFactory {
+        private final String name, algorithm;
+        private final int priority;
+        private volatile String reason;
+        private volatile boolean known;
+
+        VectorFactory(String name, String algorithm, int priority) {
+            this.name = name;
+            this.algorithm = algorithm;
+            this.priority = priority;
+        }
+
+        @Override public String name() { return name; }
+        @Override public String algorithm() { return algorithm; }
+        @Override public int priority() { return priority; }
+
+        @Override
+        public String unavailableReason() {
+            if (!known) {
+                String why;
+                if (!vectorModulePresent()) {
+                    why = "jdk.incubator.vector is not in the boot layer (run with --add-modules jdk.incubator.vector)";
+                } else if (Entry.FAILURE != null) {
+                    why = "the vector kernels failed to load: " + Entry.FAILURE;
+                } else {
+                    try {
+                        why = (String) Entry.REASON.invokeExact(name);
+                    } catch (Throwable e) {
+                        why = "the vector kernel failed to load: " + e;
+                    }
+                }
+                reason = why;
+                known = true;
+            }
+            return reason;
+        }
+
+        @Override
+        public BlockKernel create(byte[] key) {
+            try {
+                return (BlockKernel) Entry.CREATE.invokeExact(name, key);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+
+        static String loadFailure() {
+            return Entry.FAILURE;
+        }
+
+        /** The vector package's entry points, looked up once (only when the module is present). */
+        private static final class Entry {
+            static final java.lang.invoke.MethodHandle REASON, CREATE;
+            static final String FAILURE;
+
+            static {
+                java.lang.invoke.MethodHandle reason = null, create = null;
+                String failure = null;
+                try {
+                    Class<?> c = Class.forName(VECTOR_KERNELS);
+                    java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.publicLookup();
+                    reason = l.findStatic(c, "unavailableReason",
+                            java.lang.invoke.MethodType.methodType(String.class, String.class));
+                    create = l.findStatic(c, "create",
+                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class));
+                } catch (ReflectiveOperationException | LinkageError e) {
+                    failure = e.toString();
+                    LOG.log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);
+                }
+                REASON = reason;
+                CREATE = create;
+                FAILURE = failure;
+            }
+        }
     }
 }

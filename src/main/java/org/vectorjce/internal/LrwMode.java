@@ -25,12 +25,35 @@ final class LrwMode extends Mode {
     private boolean startValid;
     /** The chunk's starting tweak state, for the second XOR pass. */
     private final long[] chunkStart = new long[4];
-    /** Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input). */
-    private final byte[] work = new byte[CHUNK_BLOCKS * BLOCK];
+    /**
+     * Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input);
+     * sized by use, up to one chunk (see {@link Mode#scratch}).
+     */
+    private byte[] work;
 
-    LrwMode(BlockKernel kernel, byte[] k2, ModeArithmetic ops) {
-        super(kernel, ops);
+    LrwMode(BlockKernel kernel, byte[] k2) {
+        super(kernel);
         mulinc = ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(k2, 0), (long) ModeArithmetic.BE64.get(k2, 8));
+    }
+
+    /** {@code key} = cipher key ‖ K2: the kernel re-keyed and the K2 table rewritten in place. */
+    @Override
+    boolean rekey(byte[] key, boolean encrypt) {
+        int split = key.length - BLOCK;
+        byte[] k1 = Arrays.copyOfRange(key, 0, split);
+        try {
+            startValid = false;
+            Arrays.fill(startState, 0);
+            Arrays.fill(chunkStart, 0);
+            if (work != null) {
+                Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
+            }
+            ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(key, split),
+                    (long) ModeArithmetic.BE64.get(key, split + 8), mulinc);
+            return kernel.rekey(k1);
+        } finally {
+            Arrays.fill(k1, (byte) 0);
+        }
     }
 
     @Override
@@ -47,6 +70,8 @@ final class LrwMode extends Mode {
 
     @Override
     void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        ModeArithmetic ops = ops();
+        byte[] work = this.work = scratch(this.work, len);
         while (len > 0) {
             int n = Math.min(len, work.length);
             int blocks = n / BLOCK;
@@ -73,6 +98,8 @@ final class LrwMode extends Mode {
         Arrays.fill(chunkStart, 0);
         Arrays.fill(startState, 0);
         startValid = false;
-        Arrays.fill(work, (byte) 0);
+        if (work != null) {
+            Arrays.fill(work, (byte) 0);
+        }
     }
 }

@@ -3,7 +3,7 @@ package org.vectorjce.internal;
 /**
  * A mode of operation over a {@link BlockKernel}, written once for both ciphers (layer 2).
  *
- * <p>The {@link CipherCore} above it does all buffering, padding and checking: {@link #process}
+ * <p>The {@link VectorJceCipher} above it does all buffering, padding and checking: {@link #process}
  * gets whole blocks only (CTR: any length), with input and output ranges disjoint or identical.
  * Every mode but CBC encryption hands the kernel many blocks per call.
  */
@@ -13,12 +13,47 @@ abstract class Mode {
     static final int CHUNK_BLOCKS = 1024;
 
     final BlockKernel kernel;
-    final ModeArithmetic ops;
+    /** Set on first use: a mode whose kernel runs it whole (aes-jdk CBC, CTR) never loads it. */
+    private ModeArithmetic ops;
     boolean encrypt;
 
-    Mode(BlockKernel kernel, ModeArithmetic ops) {
+    Mode(BlockKernel kernel) {
         this.kernel = kernel;
-        this.ops = ops;
+    }
+
+    /** The mode arithmetic (vector or scalar), chosen once per JVM by {@link ModeArithmetics}. */
+    final ModeArithmetic ops() {
+        ModeArithmetic o = ops;
+        if (o == null) {
+            ops = o = ModeArithmetics.selected();
+        }
+        return o;
+    }
+
+    /**
+     * A scratch array of at least {@code min(need, CHUNK_BLOCKS)} blocks, grown from {@code old}
+     * (wiped and dropped) when it is smaller: a cipher used for 512-byte sectors keeps 512 bytes,
+     * not a 16 KiB chunk.
+     */
+    static byte[] scratch(byte[] old, int need) {
+        int n = Math.min(need, CHUNK_BLOCKS * BLOCK);
+        if (old != null && old.length >= n) {
+            return old;
+        }
+        if (old != null) {
+            java.util.Arrays.fill(old, (byte) 0);
+        }
+        return new byte[Math.max(n, BLOCK)];
+    }
+
+    /**
+     * Re-keys the mode in place with a key of the same layout (the caller checked it), for a
+     * message in direction {@code encrypt} that {@link #start} begins next. The old key schedule
+     * and key-derived state are overwritten. Returns false when a kernel cannot re-key in place;
+     * the caller then builds a new mode and destroys this one.
+     */
+    boolean rekey(byte[] key, boolean encrypt) {
+        return kernel.rekey(key);
     }
 
     /** (Re)starts a message: after init and after every doFinal. {@code iv} is null for ECB. */
@@ -50,8 +85,8 @@ abstract class Mode {
     }
 
     static final class Ecb extends Mode {
-        Ecb(BlockKernel kernel, ModeArithmetic ops) {
-            super(kernel, ops);
+        Ecb(BlockKernel kernel) {
+            super(kernel);
         }
 
         @Override

@@ -132,6 +132,12 @@ public class ModeArithmetic {
      */
     public static long[] lrwTable(long k2Hi, long k2Lo) {
         long[] table = new long[LRW_TABLE_LONGS];
+        lrwTable(k2Hi, k2Lo, table);
+        return table;
+    }
+
+    /** {@link #lrwTable(long, long)} into {@code table} (re-key in place: every entry is overwritten). */
+    public static void lrwTable(long k2Hi, long k2Lo, long[] table) {
         long pHi = k2Hi, pLo = k2Lo; // K2·x^k
         long accHi = 0, accLo = 0;
         for (int k = 0; k < 128; k++) {
@@ -159,7 +165,6 @@ public class ModeArithmetic {
             table[LRW_LANES + 2 * j] = Long.reverseBytes(table[LRW_BYTES + 2 * j]);
             table[LRW_LANES + 2 * j + 1] = Long.reverseBytes(table[LRW_BYTES + 2 * j + 1]);
         }
-        return table;
     }
 
     /**

@@ -129,6 +129,17 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
 
     TwofishTable(String name, byte[] key) {
         super(name);
+        setKey(key);
+    }
+
+    /** Any key length: the subkeys and tables are the same arrays, overwritten. */
+    @Override
+    public boolean rekey(byte[] key) {
+        setKey(key);
+        return true;
+    }
+
+    private void setKey(byte[] key) {
         int n = key.length / 8; // the paper's k = N/64: 2, 3 or 4
         int[] me = new int[n];
         int[] mo = new int[n];

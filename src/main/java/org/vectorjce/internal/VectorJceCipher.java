@@ -50,10 +50,18 @@ public final class VectorJceCipher extends CipherSpi {
     private Mode mode;
     /** What {@link #mode}'s key schedule was built from, so re-init with the same key reuses it. */
     private byte[] keyCopy;
-    private ModeId keyMode;
     private KernelFactory keyFactory;
+    /**
+     * The key object of the last init: when the next init passes the same {@link SecretKeySpec}
+     * (immutable), its bytes need not be copied and compared again.
+     */
+    private Key lastKey;
+    /** XTS: the current key's halves are equal (decryption only). */
+    private boolean xtsHalvesEqual;
     private boolean encrypt;
-    private byte[] iv;
+    /** The IV of the current message (valid when {@link #ivSet}); one array, reused by every init. */
+    private final byte[] iv = new byte[BLOCK];
+    private boolean ivSet;
     /** Input bytes not yet processed: a partial block, or blocks held back (padding, XTS). */
     private final byte[] buf = new byte[2 * BLOCK];
     /** Output of the last 16..31 bytes (XTS) or of the padded last block, before it is copied out. */
@@ -104,15 +112,15 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected byte[] engineGetIV() {
-        return iv == null ? null : iv.clone();
+        return ivSet ? iv.clone() : null;
     }
 
     @Override
     protected AlgorithmParameters engineGetParameters() {
-        if (iv == null) {
+        if (!ivSet) {
             return null;
         }
-        return IvParameters.of(algorithm, iv, provider);
+        return IvParameters.of(algorithm, iv.clone(), provider);
     }
 
     @Override
@@ -173,37 +181,73 @@ public final class VectorJceCipher extends CipherSpi {
             case Cipher.DECRYPT_MODE, Cipher.UNWRAP_MODE -> false;
             default -> throw new InvalidAlgorithmParameterException("Unknown opmode " + opmode);
         };
+        KernelFactory factory = factory();
+        if (mode != null && key == lastKey && keyFactory == factory && key.getClass() == SecretKeySpec.class) {
+            // The very SecretKeySpec of the last init (immutable: it copies its bytes in and out),
+            // with the same kernel: the sector-by-sector pattern. Only the IV changes; no key copy
+            // is made or compared.
+            byte[] newIv = checkIv(ivBytes, enc, random, paramsGiven);
+            if (enc && modeId == ModeId.XTS && xtsHalvesEqual) {
+                throw xtsEqualHalves();
+            }
+            start(enc, newIv);
+            return;
+        }
         byte[] k = encodedKey(key);
         try {
             // IV first, so no key schedule is built for a call that fails.
             byte[] newIv = checkIv(ivBytes, enc, random, paramsGiven);
             checkKeyLength(k.length);
-            KernelFactory factory = factory();
-            if (mode != null && keyMode == modeId && keyFactory == factory && keyCopy.length == k.length
+            boolean halvesEqual = modeId == ModeId.XTS
+                    && ModeArithmetic.constantTimeEqual(k, 0, k, k.length / 2, k.length / 2);
+            if (enc && halvesEqual) {
+                // IEEE 1619-2018 §5.1 / FIPS: K1 == K2 is refused for encryption.
+                throw xtsEqualHalves();
+            }
+            boolean sameLength = keyCopy != null && keyCopy.length == k.length;
+            if (mode != null && keyFactory == factory && sameLength
                     && ModeArithmetic.constantTimeEqual(keyCopy, 0, k, 0, k.length)) {
-                // Same key, mode and kernel (e.g. sector-by-sector XTS with a new tweak per
-                // init): keep the key schedule, only the IV changes.
-                checkXtsHalves(k, enc);
+                // Same key and kernel (e.g. sector-by-sector XTS with a new tweak per init): keep
+                // the key schedule, only the IV changes.
+            } else if (mode != null && keyFactory == factory && sameLength && mode.rekey(k, enc)) {
+                // A new key of the same size: the schedule is overwritten in place, and the mode
+                // keeps its buffers, tables and the kernel's SunJCE ciphers or native memory.
+                System.arraycopy(k, 0, keyCopy, 0, k.length);
             } else {
-                Mode m = newMode(k, enc, factory);
+                Mode m = newMode(k, factory);
                 if (mode != null) {
                     mode.destroy(); // re-key: wipe the old schedule
                 }
                 mode = m;
-                keyMode = modeId;
                 keyFactory = factory;
                 if (keyCopy != null) {
                     Arrays.fill(keyCopy, (byte) 0);
                 }
                 keyCopy = k.clone();
             }
-            encrypt = enc;
-            iv = newIv;
-            mode.start(enc, iv);
-            resetBuffer();
+            xtsHalvesEqual = halvesEqual;
+            lastKey = key;
+            start(enc, newIv);
         } finally {
             Arrays.fill(k, (byte) 0);
         }
+    }
+
+    private void start(boolean enc, byte[] newIv) {
+        encrypt = enc;
+        if (newIv == null) {
+            ivSet = false;
+        } else {
+            System.arraycopy(newIv, 0, iv, 0, BLOCK);
+            ivSet = true;
+        }
+        mode.start(enc, ivSet ? iv : null);
+        resetBuffer();
+    }
+
+    private static InvalidKeyException xtsEqualHalves() {
+        return new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
+                + " (allowed for decryption only)");
     }
 
     private byte[] encodedKey(Key key) throws InvalidKeyException {
@@ -282,32 +326,17 @@ public final class VectorJceCipher extends CipherSpi {
             throw new InvalidAlgorithmParameterException("Wrong IV length: " + modeId + " needs 16 bytes, got "
                     + ivBytes.length);
         }
-        return ivBytes.clone();
+        return ivBytes; // a copy already (IvParameterSpec.getIV), copied into iv by start
     }
 
-    /** XTS with K1 == K2 is refused for encryption; decryption stays possible for old volumes. */
-    private void checkXtsHalves(byte[] k, boolean enc) throws InvalidKeyException {
-        if (modeId != ModeId.XTS || !enc) {
-            return;
-        }
-        int half = k.length / 2;
-        if (ModeArithmetic.constantTimeEqual(k, 0, k, half, half)) {
-            throw new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
-                    + " (allowed for decryption only)");
-        }
-    }
-
-    private Mode newMode(byte[] k, boolean enc, KernelFactory f) throws InvalidKeyException {
-        ModeArithmetic ops = ModeArithmetics.selected();
+    private Mode newMode(byte[] k, KernelFactory f) {
         switch (modeId) {
             case XTS: {
                 int half = k.length / 2;
                 byte[] k1 = Arrays.copyOfRange(k, 0, half);
                 byte[] k2 = Arrays.copyOfRange(k, half, k.length);
                 try {
-                    // IEEE 1619-2018 §5.1 / FIPS: K1 == K2 is refused for encryption.
-                    checkXtsHalves(k, enc);
-                    return new XtsMode(f.create(k1), f.create(k2), ops);
+                    return new XtsMode(f.create(k1), f.create(k2));
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
@@ -317,18 +346,18 @@ public final class VectorJceCipher extends CipherSpi {
                 byte[] k1 = Arrays.copyOfRange(k, 0, k.length - BLOCK);
                 byte[] k2 = Arrays.copyOfRange(k, k.length - BLOCK, k.length);
                 try {
-                    return new LrwMode(f.create(k1), k2, ops);
+                    return new LrwMode(f.create(k1), k2);
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
                 }
             }
             case CBC:
-                return new CbcMode(f.create(k), ops);
+                return new CbcMode(f.create(k));
             case CTR:
-                return new CtrMode(f.create(k), ops);
+                return new CtrMode(f.create(k));
             default:
-                return new Mode.Ecb(f.create(k), ops);
+                return new Mode.Ecb(f.create(k));
         }
     }
 
@@ -676,7 +705,7 @@ public final class VectorJceCipher extends CipherSpi {
 
     /** Back to the state right after init: same key and IV, nothing buffered. */
     private void restart() {
-        mode.start(encrypt, iv);
+        mode.start(encrypt, ivSet ? iv : null);
         resetBuffer();
     }
 

@@ -10,7 +10,7 @@ import java.util.Arrays;
  *
  * <p>Key = K1 (data) ‖ K2 (tweak); IV = the 16-byte tweak i (dm-crypt {@code plain64}: the sector
  * number, little-endian). A partial last block uses ciphertext stealing (§5.3.2, §5.4.2) in
- * {@link #finish}; the {@link CipherCore} holds back the last 16..31 bytes until doFinal so it can.
+ * {@link #finish}; the {@link VectorJceCipher} holds back the last 16..31 bytes until doFinal so it can.
  */
 final class XtsMode extends Mode {
     /** IEEE 1619-2007 §5.1: a data unit has at most 2^20 blocks. */
@@ -27,8 +27,11 @@ final class XtsMode extends Mode {
     private boolean startValid;
     /** The chunk's first tweak, for the second XOR pass. */
     private final long[] chunkStart = new long[2];
-    /** Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input). */
-    private final byte[] work = new byte[CHUNK_BLOCKS * BLOCK];
+    /**
+     * Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input);
+     * sized by use, up to one chunk (see {@link Mode#scratch}).
+     */
+    private byte[] work;
     private final byte[] tmp = new byte[2 * BLOCK];
     private final byte[] one = new byte[BLOCK];
     /** Stealing scratch: CC and PP of §5.3.2/§5.4.2 and the full output block. */
@@ -36,9 +39,29 @@ final class XtsMode extends Mode {
     private final byte[] pp = new byte[BLOCK];
     private final byte[] full = new byte[BLOCK];
 
-    XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, ModeArithmetic ops) {
-        super(dataKernel, ops);
+    XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel) {
+        super(dataKernel);
         this.tweakKernel = tweakKernel;
+    }
+
+    /** {@code key} = K1 ‖ K2; both kernels re-keyed in place, the cached first tweak forgotten. */
+    @Override
+    boolean rekey(byte[] key, boolean encrypt) {
+        int half = key.length / 2;
+        byte[] k1 = Arrays.copyOfRange(key, 0, half);
+        byte[] k2 = Arrays.copyOfRange(key, half, key.length);
+        try {
+            startValid = false;
+            startTweak[0] = startTweak[1] = 0;
+            chunkStart[0] = chunkStart[1] = 0;
+            if (work != null) {
+                Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
+            }
+            return kernel.rekey(k1) && tweakKernel.rekey(k2);
+        } finally {
+            Arrays.fill(k1, (byte) 0);
+            Arrays.fill(k2, (byte) 0);
+        }
     }
 
     @Override
@@ -61,6 +84,8 @@ final class XtsMode extends Mode {
         // Linux xts.c shape: tweak XOR, one multi-block ECB call, tweak XOR. The tweaks are
         // generated on the fly in both XOR passes (the second from the chunk's saved start):
         // regenerating them costs less than writing and re-reading a tweak buffer.
+        ModeArithmetic ops = ops();
+        byte[] work = this.work = scratch(this.work, len);
         while (len > 0) {
             int n = Math.min(len, work.length);
             int blocks = n / BLOCK;
@@ -90,7 +115,7 @@ final class XtsMode extends Mode {
         }
         int r = len - BLOCK; // 1..15 bytes in the partial block
         byte[] t = tmp;      // t[0..16) = T_(m-1), t[16..32) = T_m
-        ops.xtsTweaks(tweak, t, 0, 2);
+        ops().xtsTweaks(tweak, t, 0, 2);
         if (encrypt) {
             // §5.3.2: CC = E(P_(m-1) ^ T_(m-1)) ^ T_(m-1); C_m = first r bytes of CC;
             // PP = P_m ‖ CC[r..16); C_(m-1) = E(PP ^ T_m) ^ T_m.
@@ -118,6 +143,7 @@ final class XtsMode extends Mode {
 
     /** dst = Cipher(src ^ T) ^ T for one block, with T at {@code t[tOff..tOff+16)}. */
     private void cryptBlock(byte[] src, int srcOff, byte[] t, int tOff, byte[] dst) {
+        ModeArithmetic ops = ops();
         ops.xor(src, srcOff, t, tOff, one, 0, BLOCK);
         if (encrypt) {
             kernel.encryptBlocks(one, 0, dst, 0, 1);
@@ -136,7 +162,9 @@ final class XtsMode extends Mode {
         startTweak[0] = startTweak[1] = 0;
         startValid = false;
         Arrays.fill(startIv, (byte) 0);
-        Arrays.fill(work, (byte) 0);
+        if (work != null) {
+            Arrays.fill(work, (byte) 0);
+        }
         Arrays.fill(tmp, (byte) 0);
         Arrays.fill(one, (byte) 0);
         Arrays.fill(cc, (byte) 0);

@@ -1,5 +1,6 @@
 package org.vectorjce.contract;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -373,6 +374,101 @@ class KeyHygieneTest {
                 }
                 assertNoKeyText("SPI toString() after re-key", spi.toString(), key1);
                 assertNoKeyText("SPI toString() after re-key", spi.toString(), key2);
+            }));
+        });
+    }
+
+    /** Every primitive array the walk reaches, by path, with a copy of its contents. */
+    private static java.util.Map<String, Object> arrays(Object root) throws IllegalAccessException {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        collectArrays(root, root.getClass().getSimpleName(), m, Collections.newSetFromMap(new IdentityHashMap<>()));
+        return m;
+    }
+
+    private static void collectArrays(Object o, String path, java.util.Map<String, Object> m, Set<Object> seen)
+            throws IllegalAccessException {
+        if (o == null || !seen.add(o)) {
+            return;
+        }
+        for (Class<?> c = o.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                f.setAccessible(true);
+                Object v = f.get(o);
+                String p = path + "." + f.getName();
+                if (v == null) {
+                    continue;
+                }
+                if (v.getClass().isArray() && v.getClass().getComponentType().isPrimitive()) {
+                    int n = Array.getLength(v);
+                    Object copy = Array.newInstance(v.getClass().getComponentType(), n);
+                    System.arraycopy(v, 0, copy, 0, n);
+                    m.put(p, copy);
+                } else if (ownClass(v.getClass()) && !shared(v)) {
+                    collectArrays(v, p, m, seen);
+                }
+            }
+        }
+    }
+
+    /**
+     * A new key of the same size re-keys the cipher in place (issue 11: the mode keeps its buffers,
+     * tables, SunJCE ciphers and native memory). The old schedule must still be gone: no array the
+     * mode holds may keep its old non-zero contents, except the IV (public) and data that the new
+     * message's start rewrites anyway. Then the cipher encrypts as a fresh one with the new key.
+     */
+    @TestFactory
+    Stream<DynamicTest> sameSizeReKeyOverwritesTheOldScheduleInPlace() {
+        return ContractSupport.specsAndKernels().map(a -> {
+            Spec s = (Spec) a.get()[0];
+            String kernel = (String) a.get()[1];
+            return DynamicTest.dynamicTest(s + " " + kernel, () -> ContractSupport.withKernel(s.alg(), kernel, () -> {
+                Random rnd = ContractSupport.random("rekey-in-place", s.transformation(), kernel);
+                VectorJceCipher spi = new VectorJceCipher(s.alg(), ContractSupport.PROVIDER);
+                invoke(spiMethod("engineSetMode", String.class), spi, s.mode());
+                invoke(spiMethod("engineSetPadding", String.class), spi, s.padded() ? "PKCS5Padding" : "NoPadding");
+                Method engineInit = spiMethod("engineInit", int.class, Key.class, AlgorithmParameterSpec.class, SecureRandom.class);
+                Method doFinal = spiMethod("engineDoFinal", byte[].class, int.class, int.class);
+                Field modeField = spiField("mode");
+                int len = s.keyLengths()[1];
+                byte[] key1 = ContractSupport.key(rnd, len);
+                byte[] iv = ContractSupport.ivFor(s, rnd);
+                IvParameterSpec ivSpec = iv == null ? null : new IvParameterSpec(iv);
+                byte[] data = ContractSupport.bytes(rnd, 16 * 70);
+                for (int opmode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
+                    invoke(engineInit, spi, opmode, new SecretKeySpec(key1, s.alg()), ivSpec, null);
+                    try {
+                        invoke(doFinal, spi, data, 0, data.length);
+                    } catch (javax.crypto.BadPaddingException e) {
+                        // random "ciphertext" for a padded mode: decrypted all the same
+                    }
+                }
+                Object mode = modeField.get(spi);
+                java.util.Map<String, Object> before = arrays(mode);
+
+                byte[] key2 = ContractSupport.key(rnd, len);
+                invoke(engineInit, spi, Cipher.ENCRYPT_MODE, new SecretKeySpec(key2, s.alg()), ivSpec, null);
+                assertTrue(modeField.get(spi) == mode, s + " " + kernel + ": a same-size key should re-key in place");
+                java.util.Map<String, Object> after = arrays(mode);
+                List<String> kept = new ArrayList<>();
+                for (java.util.Map.Entry<String, Object> e : before.entrySet()) {
+                    Object now = after.get(e.getKey());
+                    // The IV, and what every start sets from it (CBC's chaining value, CTR's counter).
+                    boolean public_ = e.getKey().endsWith(".iv") || e.getKey().endsWith(".startIv")
+                            || e.getKey().endsWith("CbcMode.chain") || e.getKey().endsWith("CtrMode.ctr");
+                    if (!public_ && now != null && !allZero(e.getValue()) && java.util.Objects.deepEquals(
+                            new Object[] {e.getValue()}, new Object[] {now})) {
+                        kept.add(e.getKey() + " (" + e.getValue().getClass().getComponentType() + "[" + Array.getLength(now) + "])");
+                    }
+                }
+                if (!kept.isEmpty()) {
+                    fail(s + " " + kernel + ": in-place re-key kept old contents in " + kept);
+                }
+                byte[] got = (byte[]) invoke(doFinal, spi, data, 0, data.length);
+                assertArrayEquals(ContractSupport.oneShot(s, true, key2, iv, data), got,
+                        s + " " + kernel + ": after an in-place re-key");
             }));
         });
     }

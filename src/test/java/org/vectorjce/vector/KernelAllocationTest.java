@@ -104,4 +104,88 @@ class KernelAllocationTest {
         }
         assertTrue(allocated < 64 * 1024, ops.name() + " allocated " + allocated + " bytes in 3000 calls");
     }
+
+    /**
+     * Issue 11: {@code init} with the same key object and a new IV, then a {@code doFinal} into a
+     * caller's array, allocates nothing of the provider's once compiled, for every transformation
+     * and kernel. What remains is the JCA's: {@code IvParameterSpec.getIV()} hands out a copy (a
+     * 16-byte array, 32 bytes with its header), and through {@code aes-jdk} a new CTR IV re-keys
+     * SunJCE's CTR cipher, which allocates its own copies (CBC needs no re-init: see
+     * {@code JdkAesKernel.engine}).
+     */
+    @TestFactory
+    Stream<DynamicTest> sameKeyReinitAllocatesOnlyTheIvCopy() {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String alg : new String[] {"AES", "Twofish"}) {
+            for (String kernel : Kernels.availableNames(alg)) {
+                if (kernel.equals("twofish-vec256-8way")) {
+                    continue; // its known boxing, skipped in hotPathAllocatesNothing above
+                }
+                for (String mode : new String[] {"ECB", "CBC", "CTR", "XTS", "LRW"}) {
+                    String t = alg + "/" + mode + "/NoPadding";
+                    tests.add(DynamicTest.dynamicTest(t + " " + kernel, () -> {
+                        String prop = org.vectorjce.VectorJce.kernelProperty(alg);
+                        String saved = System.getProperty(prop);
+                        System.setProperty(prop, kernel);
+                        try {
+                            javax.crypto.Cipher c = javax.crypto.Cipher.getInstance(t, new org.vectorjce.VectorJceProvider());
+                            byte[] k = new byte[mode.equals("XTS") ? 64 : mode.equals("LRW") ? 48 : 32];
+                            for (int i = 0; i < k.length; i++) {
+                                k[i] = (byte) (i * 7 + 1);
+                            }
+                            javax.crypto.spec.SecretKeySpec key = new javax.crypto.spec.SecretKeySpec(k, alg);
+                            javax.crypto.spec.IvParameterSpec[] ivs = new javax.crypto.spec.IvParameterSpec[16];
+                            for (int i = 0; i < ivs.length; i++) {
+                                byte[] iv = new byte[16];
+                                iv[0] = (byte) i;
+                                ivs[i] = new javax.crypto.spec.IvParameterSpec(iv);
+                            }
+                            byte[] in = new byte[512], out = new byte[512];
+                            boolean ecb = mode.equals("ECB");
+                            Runnable round = () -> {
+                                try {
+                                    for (int i = 0; i < 1000; i++) {
+                                        int opmode = (i & 2) == 0 ? javax.crypto.Cipher.ENCRYPT_MODE : javax.crypto.Cipher.DECRYPT_MODE;
+                                        if (ecb) {
+                                            c.init(opmode, key);
+                                        } else {
+                                            c.init(opmode, key, ivs[i & 15]);
+                                        }
+                                        c.doFinal(in, 0, in.length, out, 0);
+                                    }
+                                } catch (java.security.GeneralSecurityException e) {
+                                    throw new AssertionError(e);
+                                }
+                            };
+                            long end = System.nanoTime() + 2_000_000_000L;
+                            for (int i = 0; i < 20 || (i < 400 && System.nanoTime() < end); i++) {
+                                round.run();
+                            }
+                            long tid = Thread.currentThread().threadId();
+                            // 32 bytes per init for the IV copy; aes-jdk CTR: SunJCE's re-init.
+                            long limit = 1000 * (kernel.equals("aes-jdk") && mode.equals("CTR") ? 192 : 40);
+                            long allocated = Long.MAX_VALUE;
+                            long giveUp = System.nanoTime() + 10_000_000_000L;
+                            while (allocated > limit && System.nanoTime() < giveUp) {
+                                long before = mx.getThreadAllocatedBytes(tid);
+                                round.run();
+                                allocated = mx.getThreadAllocatedBytes(tid) - before;
+                            }
+                            System.out.println("[alloc] " + t + " " + kernel + ": " + allocated / 1000 + " bytes per init + doFinal");
+                            assertTrue(allocated <= limit, t + " " + kernel + " allocated " + allocated + " bytes in 1000 init + doFinal");
+                        } finally {
+                            if (saved == null) {
+                                System.clearProperty(prop);
+                            } else {
+                                System.setProperty(prop, saved);
+                            }
+                        }
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
 }

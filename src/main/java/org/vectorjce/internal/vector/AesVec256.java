@@ -10,7 +10,6 @@ import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 import org.vectorjce.internal.AesKeys;
 import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
 
 /**
  * {@code aes-vec256-2lane}: AES (FIPS 197) with whole blocks in vector lanes — 2 blocks per 256-bit
@@ -29,14 +28,6 @@ import org.vectorjce.internal.KernelFactory;
 final class AesVec256 extends BlockKernel {
     static final String NAME = "aes-vec256-2lane";
     private static final VectorSpecies<Byte> SP = ByteVector.SPECIES_256;
-
-    static final KernelFactory FACTORY = new KernelFactory() {
-        @Override public String name() { return NAME; }
-        @Override public String algorithm() { return "AES"; }
-        @Override public int priority() { return 300; }
-        @Override public String unavailableReason() { return VectorSupport.unavailableReason(256, false); }
-        @Override public BlockKernel create(byte[] key) { return new AesVec256(key); }
-    };
 
     /** Bytes per vector. */
     private static final int VLEN = SP.length();
@@ -60,11 +51,25 @@ final class AesVec256 extends BlockKernel {
     /** Round key r at bytes {@code [r*VLEN, (r+1)*VLEN)}: the 16 key bytes repeated in every lane. */
     private final byte[] rk;
 
-    private AesVec256(byte[] key) {
+    AesVec256(byte[] key) {
         super(NAME);
-        int[] w = AesKeys.expand(key);
-        rounds = w.length / 4 - 1;
+        rounds = key.length / 4 + 6;
         rk = new byte[(rounds + 1) * VLEN];
+        setKey(key);
+    }
+
+    /** Re-key in place: same key length, same round-key array (overwritten, so the old one is gone). */
+    @Override
+    public boolean rekey(byte[] key) {
+        if (key.length / 4 + 6 != rounds) {
+            return false;
+        }
+        setKey(key);
+        return true;
+    }
+
+    private void setKey(byte[] key) {
+        int[] w = AesKeys.expand(key);
         for (int r = 0; r <= rounds; r++) {
             for (int j = 0; j < VLEN; j++) {
                 int word = w[4 * r + ((j & 15) >> 2)];

@@ -10,7 +10,6 @@ import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 import org.vectorjce.internal.AesKeys;
 import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
 
 /**
  * {@code aes-vec512-4lane}: AES (FIPS 197) with whole blocks in vector lanes — 4 blocks per 512-bit
@@ -29,14 +28,6 @@ import org.vectorjce.internal.KernelFactory;
 final class AesVec512 extends BlockKernel {
     static final String NAME = "aes-vec512-4lane";
     private static final VectorSpecies<Byte> SP = ByteVector.SPECIES_512;
-
-    static final KernelFactory FACTORY = new KernelFactory() {
-        @Override public String name() { return NAME; }
-        @Override public String algorithm() { return "AES"; }
-        @Override public int priority() { return 400; }
-        @Override public String unavailableReason() { return VectorSupport.unavailableReason(512, true); }
-        @Override public BlockKernel create(byte[] key) { return new AesVec512(key); }
-    };
 
     /** Bytes per vector. */
     private static final int VLEN = SP.length();
@@ -60,11 +51,25 @@ final class AesVec512 extends BlockKernel {
     /** Round key r at bytes {@code [r*VLEN, (r+1)*VLEN)}: the 16 key bytes repeated in every lane. */
     private final byte[] rk;
 
-    private AesVec512(byte[] key) {
+    AesVec512(byte[] key) {
         super(NAME);
-        int[] w = AesKeys.expand(key);
-        rounds = w.length / 4 - 1;
+        rounds = key.length / 4 + 6;
         rk = new byte[(rounds + 1) * VLEN];
+        setKey(key);
+    }
+
+    /** Re-key in place: same key length, same round-key array (overwritten, so the old one is gone). */
+    @Override
+    public boolean rekey(byte[] key) {
+        if (key.length / 4 + 6 != rounds) {
+            return false;
+        }
+        setKey(key);
+        return true;
+    }
+
+    private void setKey(byte[] key) {
+        int[] w = AesKeys.expand(key);
         for (int r = 0; r <= rounds; r++) {
             for (int j = 0; j < VLEN; j++) {
                 int word = w[4 * r + ((j & 15) >> 2)];

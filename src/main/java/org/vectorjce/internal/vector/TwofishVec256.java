@@ -8,7 +8,6 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
 import org.vectorjce.internal.TwofishTable;
 
 /**
@@ -57,20 +56,6 @@ public final class TwofishVec256 extends BlockKernel {
 
     private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** Registered by {@link VectorKernels}; declines where {@link VectorSupport#unavailableReason} says so. */
-    public static final KernelFactory FACTORY = new KernelFactory() {
-        @Override public String name() { return NAME; }
-        @Override public String algorithm() { return "Twofish"; }
-        // The ladder (vector 256-bit kernels 300). On this machine it only matches
-        // twofish-table-2way (110): see the class comment's figures.
-        // Below twofish-table-2way (110): measured here it only matches the 2-way scalar kernel
-        // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its 8-way gather loop late
-        // and with boxed vectors for a long time (KernelAllocationTest). Force it by name to use it.
-        @Override public int priority() { return 105; }
-        @Override public String unavailableReason() { return VectorSupport.unavailableReason(256, false); }
-        @Override public BlockKernel create(byte[] key) { return new TwofishVec256(key); }
-    };
-
     /** The scalar kernel for tails and short calls; its subkeys and tables are ours too. */
     private final TwofishTable fallback;
     private final int[] k;
@@ -80,7 +65,7 @@ public final class TwofishVec256 extends BlockKernel {
     /** Byte indices of one g: four runs of 8 lanes, one per table. */
     private final int[] idx = new int[4 * WAY];
 
-    private TwofishVec256(byte[] key) {
+    TwofishVec256(byte[] key) {
         super(NAME);
         fallback = (TwofishTable) TwofishTable.FACTORY_2WAY.create(key);
         k = fallback.subkeys();
@@ -88,6 +73,14 @@ public final class TwofishVec256 extends BlockKernel {
         t1 = fallback.table(1);
         t2 = fallback.table(2);
         t3 = fallback.table(3);
+    }
+
+    /** Any key length: the scalar kernel's subkeys and tables (ours too) are overwritten in place. */
+    @Override
+    public boolean rekey(byte[] key) {
+        Arrays.fill(words, 0); // the last batch's state words under the old key
+        Arrays.fill(idx, 0);
+        return fallback.rekey(key);
     }
 
     @Override

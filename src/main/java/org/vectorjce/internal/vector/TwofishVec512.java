@@ -15,7 +15,6 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
 import org.vectorjce.internal.TwofishTable;
 
 /**
@@ -84,16 +83,6 @@ public final class TwofishVec512 extends BlockKernel {
      * tail's length, {@code twofish-table-2way} ~75 ns a block, so they cross at ~10-12 blocks.
      */
     static final int PAD_MIN_BLOCKS = 11;
-
-    /** Registered by {@link VectorKernels}; declines where {@link VectorSupport#unavailableReason} says so. */
-    public static final KernelFactory FACTORY = new KernelFactory() {
-        @Override public String name() { return NAME; }
-        @Override public String algorithm() { return "Twofish"; }
-        // Above twofish-vec256-8way (300): ~3.5x its speed here.
-        @Override public int priority() { return 400; }
-        @Override public String unavailableReason() { return VectorSupport.unavailableReason(512, true); }
-        @Override public BlockKernel create(byte[] key) { return new TwofishVec512(key); }
-    };
 
     // ---- fixed permutes (index vectors); lane layouts are described where they are used ----
 
@@ -202,20 +191,42 @@ public final class TwofishVec512 extends BlockKernel {
     /** One padded batch for tails of {@link #PAD_MIN_BLOCKS} or more blocks; zeroed after use. */
     private final byte[] pad = new byte[16 * WAY];
 
-    private TwofishVec512(byte[] key) {
+    TwofishVec512(byte[] key) {
         super(NAME);
         fallback = (TwofishTable) TwofishTable.FACTORY_2WAY.create(key);
         k = fallback.subkeys();
+        fillTables();
+    }
+
+    /**
+     * Any key length: the scalar schedule is re-keyed in place ({@link #k} is its array) and the
+     * byte tables are rewritten in the same native segment, so a new key allocates nothing here.
+     */
+    @Override
+    public boolean rekey(byte[] key) {
+        fallback.rekey(key);
+        mem.fill((byte) 0); // also the last batch's state and planes under the old key
+        fillTables();
+        return true;
+    }
+
+    /** The twelve c·s_j tables from the scalar kernel's S-box×MDS words, four bytes per store. */
+    private void fillTables() {
         for (int j = 0; j < 4; j++) {
             int[] t = fallback.table(j);
             for (int c = 0; c < 3; c++) {
                 int shift = 8 * ROW_OF[j][c];
-                for (int x = 0; x < 256; x++) {
-                    mem.set(ValueLayout.JAVA_BYTE, TABLES + 256 * (3 * j + c) + x, (byte) (t[x] >>> shift));
+                long base = TABLES + 256 * (3 * j + c);
+                for (int x = 0; x < 256; x += 4) {
+                    int w = (t[x] >>> shift & 0xff) | (t[x + 1] >>> shift & 0xff) << 8
+                            | (t[x + 2] >>> shift & 0xff) << 16 | (t[x + 3] >>> shift & 0xff) << 24;
+                    mem.set(INT_LE, base + x, w);
                 }
             }
         }
     }
+
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     @Override
     public int parallelBlocks() {

@@ -1,25 +1,34 @@
 package org.vectorjce.internal.vector;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.vectorjce.internal.KernelFactory;
+import org.vectorjce.internal.BlockKernel;
 
 /**
- * Entry point loaded by name from {@code Kernels} when {@code jdk.incubator.vector} is present:
- * the Vector API kernel factories. Each factory's {@code unavailableReason()} decides whether it
- * runs here (width, compiler, CPU features).
+ * Entry point of the vector package, reached by name from {@code Kernels} and only when
+ * {@code jdk.incubator.vector} is in the boot layer. The registry there holds each kernel's name and
+ * priority; this class answers, per name, whether the kernel can run here (width, compiler, CPU
+ * features) and builds it. A kernel's class is loaded only when it is first asked about.
  */
 public final class VectorKernels {
     private VectorKernels() {
     }
 
-    public static List<KernelFactory> factories() {
-        List<KernelFactory> l = new ArrayList<>();
-        l.add(AesVec512.FACTORY);
-        l.add(AesVec256.FACTORY);
-        // Twofish vector kernels:
-        l.add(TwofishVec512.FACTORY);
-        l.add(TwofishVec256.FACTORY);
-        return l;
+    /** Why the kernel {@code name} cannot run here, or null when it can. */
+    public static String unavailableReason(String name) {
+        return switch (name) {
+            case AesVec512.NAME, TwofishVec512.NAME -> VectorSupport.unavailableReason(512, true);
+            case AesVec256.NAME, TwofishVec256.NAME -> VectorSupport.unavailableReason(256, false);
+            default -> "no vector kernel is named '" + name + "'";
+        };
+    }
+
+    /** A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it). */
+    public static BlockKernel create(String name, byte[] key) {
+        return switch (name) {
+            case AesVec512.NAME -> new AesVec512(key);
+            case AesVec256.NAME -> new AesVec256(key);
+            case TwofishVec512.NAME -> new TwofishVec512(key);
+            case TwofishVec256.NAME -> new TwofishVec256(key);
+            default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
+        };
     }
 }
