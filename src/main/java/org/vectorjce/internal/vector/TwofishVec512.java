@@ -188,6 +188,8 @@ public final class TwofishVec512 extends BlockKernel {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final MemorySegment mem = Arena.ofAuto().allocate(SLOT0 + SLOTS * SLOT, 64);
+    /** The batch slots of {@link #mem}, wiped on re-key (the tables are rewritten whole). */
+    private final MemorySegment slots = mem.asSlice(SLOT0);
     /** One padded batch for tails of {@link #PAD_MIN_BLOCKS} or more blocks; zeroed after use. */
     private final byte[] pad = new byte[16 * WAY];
 
@@ -205,7 +207,7 @@ public final class TwofishVec512 extends BlockKernel {
     @Override
     public boolean rekey(byte[] key) {
         fallback.rekey(key);
-        mem.fill((byte) 0); // also the last batch's state and planes under the old key
+        slots.fill((byte) 0); // the last batch's state and planes under the old key
         fillTables();
         return true;
     }
