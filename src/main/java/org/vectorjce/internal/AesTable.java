@@ -20,14 +20,6 @@ import java.util.Arrays;
  */
 final class AesTable extends BlockKernel {
 
-    static final KernelFactory FACTORY = new KernelFactory() {
-        @Override public String name() { return "aes-table"; }
-        @Override public String algorithm() { return "AES"; }
-        @Override public int priority() { return 100; }
-        @Override public String unavailableReason() { return null; }
-        @Override public BlockKernel create(byte[] key) { return new AesTable(key); }
-    };
-
     private static final VarHandle BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
     static final byte[] SBOX = new byte[256];

@@ -4,7 +4,6 @@ import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Arrays;
-import java.util.List;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.IvParameterSpec;
@@ -31,16 +30,13 @@ import javax.crypto.spec.IvParameterSpec;
 final class JdkAesKernel extends BlockKernel {
     static final String NAME = "aes-jdk";
 
-    static final KernelFactory FACTORY = new KernelFactory() {
-        @Override public String name() { return NAME; }
-        @Override public String algorithm() { return "AES"; }
-        @Override public int priority() { return 500; }
-        @Override public String unavailableReason() { return UNAVAILABLE; }
-        @Override public BlockKernel create(byte[] key) { return new JdkAesKernel(key); }
-    };
+    /** Why this kernel cannot run here, or null (decided once, at class initialisation). */
+    static String unavailableReason() {
+        return UNAVAILABLE;
+    }
 
-    static List<KernelFactory> factories() {
-        return List.of(FACTORY);
+    static BlockKernel create(byte[] key) {
+        return new JdkAesKernel(key);
     }
 
     private static final String UNAVAILABLE = checkAvailable();

@@ -37,23 +37,21 @@ import java.util.Arrays;
  */
 public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay {
 
-    // The faster of the two scalar kernels gets the higher priority. Measured on the 2-core build
-    // machine (JDK 25, 64 KiB ECB buffers in place, 256-bit key, 3 s warm-up, 3 s per figure):
-    // one block at a time ~200 MB/s, two interleaved ~280 MB/s, in both directions.
-    private static final int PRIORITY_1WAY = 100;
-    private static final int PRIORITY_2WAY = 110;
-
-    /** One block per loop iteration. */
-    public static final KernelFactory FACTORY = factory("twofish-table", PRIORITY_1WAY, false);
+    /** {@code twofish-table}: one block per loop iteration. */
+    public static TwofishTable oneWay(byte[] key) {
+        return new TwofishTable("twofish-table", key);
+    }
 
     /**
-     * Two blocks per loop iteration with independent dependency chains (as Linux
-     * {@code twofish-x86_64-3way} does with three), so the table loads of one block overlap the adds
-     * and rotations of the other. Two, not three: two blocks already need 8 state words, 4 g results
-     * and the table and subkey bases, about all of x86-64's 16 general registers, and a probe with
-     * three blocks ran slower than two (spills).
+     * {@code twofish-table-2way}: two blocks per loop iteration with independent dependency chains
+     * (as Linux {@code twofish-x86_64-3way} does with three), so the table loads of one block
+     * overlap the adds and rotations of the other. Two, not three: two blocks already need 8 state
+     * words, 4 g results and the table and subkey bases, about all of x86-64's 16 general
+     * registers, and a probe with three blocks ran slower than two (spills).
      */
-    public static final KernelFactory FACTORY_2WAY = factory("twofish-table-2way", PRIORITY_2WAY, true);
+    public static TwofishTable twoWay(byte[] key) {
+        return new TwoWay("twofish-table-2way", key);
+    }
 
     private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -218,18 +216,6 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
             }
             t[x] = mq[qm[qi[y] ^ ka] ^ kb];
         }
-    }
-
-    private static KernelFactory factory(String name, int priority, boolean twoWay) {
-        return new KernelFactory() {
-            @Override public String name() { return name; }
-            @Override public String algorithm() { return "Twofish"; }
-            @Override public int priority() { return priority; }
-            @Override public String unavailableReason() { return null; }
-            @Override public BlockKernel create(byte[] key) {
-                return twoWay ? new TwoWay(name, key) : new TwofishTable(name, key);
-            }
-        };
     }
 
     // ---- GF(2^8), RS, q, h, MDS (key set-up only; package-private for the internals test) ----

@@ -29,7 +29,7 @@ class TwofishInternalsTest {
 
     private static final HexFormat HEX = HexFormat.of();
     private static final Path IVAL = Path.of("testvectors/twofish-submission/ecb_ival.paper-excerpt.txt");
-    private static final KernelFactory[] KERNELS = {TwofishTable.FACTORY, TwofishTable.FACTORY_2WAY};
+    private static final KernelFactory[] KERNELS = {Kernels.byName("Twofish", "twofish-table"), Kernels.byName("Twofish", "twofish-table-2way")};
 
     // ---- the submission's intermediate values (ecb_ival.txt, as quoted in the paper) ----
 
@@ -274,14 +274,14 @@ class TwofishInternalsTest {
 
     @Test
     void factoriesDescribeThemselves() {
-        assertEquals("twofish-table", TwofishTable.FACTORY.name());
-        assertEquals("twofish-table-2way", TwofishTable.FACTORY_2WAY.name());
+        assertEquals("twofish-table", KERNELS[0].name());
+        assertEquals("twofish-table-2way", KERNELS[1].name());
         for (KernelFactory f : KERNELS) {
             assertEquals("Twofish", f.algorithm());
             assertNull(f.unavailableReason(), f.name());
             assertTrue(f.priority() >= 100, f.name() + " priority");
         }
-        assertTrue(TwofishTable.FACTORY.priority() != TwofishTable.FACTORY_2WAY.priority(),
+        assertTrue(KERNELS[0].priority() != KERNELS[1].priority(),
                 "the two scalar kernels must not tie");
     }
 

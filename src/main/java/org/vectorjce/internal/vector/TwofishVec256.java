@@ -67,7 +67,7 @@ public final class TwofishVec256 extends BlockKernel {
 
     TwofishVec256(byte[] key) {
         super(NAME);
-        fallback = (TwofishTable) TwofishTable.FACTORY_2WAY.create(key);
+        fallback = TwofishTable.twoWay(key);
         k = fallback.subkeys();
         t0 = fallback.table(0);
         t1 = fallback.table(1);

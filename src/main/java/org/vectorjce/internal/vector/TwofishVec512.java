@@ -195,7 +195,7 @@ public final class TwofishVec512 extends BlockKernel {
 
     TwofishVec512(byte[] key) {
         super(NAME);
-        fallback = (TwofishTable) TwofishTable.FACTORY_2WAY.create(key);
+        fallback = TwofishTable.twoWay(key);
         k = fallback.subkeys();
         fillTables();
     }
