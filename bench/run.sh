@@ -5,6 +5,8 @@
 #   bench/run.sh --build                 build the provider (mvn install at the root) and the suite
 #   bench/run.sh --quick [JMH options]   the quick variant: a few minutes (see bench/README.md)
 #   bench/run.sh [JMH options]           the full suite: hours; narrow it with -p name=v1,v2
+#   bench/run.sh --jmh CLASS [options]   one benchmark class straight through JMH (e.g.
+#                                        PerMessageBench, whose parameters Run does not know)
 #
 # JMH options go to org.vectorjce.bench.Run, e.g. -p mode=XTS -p size=512,4096 -p kernel=default.
 # The JMH console log goes to bench/target/<name>.log.
@@ -31,6 +33,25 @@ fi
 
 name="full"
 for a in "$@"; do [ "$a" = "--quick" ] && name="quick"; done
+if [ "${1:-}" = "--jmh" ]; then
+  shift
+  name="$(date -u +%Y-%m-%d-%H%M)-${BENCH_NAME:-$(echo "${1:-jmh}" | tr 'A-Z' 'a-z')}"
+  mkdir -p results
+  {
+    echo "VectorJCE JMH, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores; $(uname -sr)"
+    echo "JDK: $("$JAVA" -version 2>&1 | tail -1)"
+    echo "provider: $(cd .. && git describe --always --dirty 2>/dev/null || echo unknown)"
+    echo "command: bench/run.sh --jmh $*"
+    echo "load before: $(uptime)"
+  } > "results/$name.txt"
+  "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
+      -jar target/benchmarks.jar "$@" -rf json -rff "results/$name.json" 2>&1 | tee "target/$name.log" \
+      | sed -n '/^Benchmark /,$p' >> "results/$name.txt"
+  echo "load after: $(uptime)" >> "results/$name.txt"
+  echo "wrote bench/results/$name.txt"
+  exit 0
+fi
 name="$(date -u +%Y-%m-%d-%H%M)-${BENCH_NAME:-$name}"
 mkdir -p results
 json="results/$name.json"

@@ -336,7 +336,7 @@ public final class VectorJceCipher extends CipherSpi {
                 byte[] k1 = Arrays.copyOfRange(k, 0, half);
                 byte[] k2 = Arrays.copyOfRange(k, half, k.length);
                 try {
-                    return new XtsMode(f.create(k1), f.create(k2));
+                    return new XtsMode(f.create(k1), Kernels.forSingleBlocks(f).create(k2));
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
