@@ -3,8 +3,8 @@ package org.vectorjce;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.vectorjce.internal.KernelFactory;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * Which kernel VectorJCE uses, for tools, tests and benchmarks.

@@ -3,9 +3,9 @@ package org.vectorjce;
 import java.security.Provider;
 import java.util.List;
 import java.util.Map;
-import org.vectorjce.internal.IvParameters;
-import org.vectorjce.internal.SecretKeyGenerator;
-import org.vectorjce.internal.VectorJceCipher;
+import org.vectorjce.internal.jca.IvParameters;
+import org.vectorjce.internal.jca.SecretKeyGenerator;
+import org.vectorjce.internal.jca.VectorJceCipher;
 
 /**
  * The VectorJCE provider: AES and Twofish in ECB, CBC (NoPadding, PKCS5Padding), CTR, LRW and XTS.

@@ -17,7 +17,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.Platform;
+import org.vectorjce.internal.kernel.Platform;
 
 /**
  * The command-line tool in the provider jar: {@code java [--add-modules jdk.incubator.vector] -jar
@@ -156,7 +156,7 @@ public final class Main {
         out.println("vector module:   " + VectorJce.vectorModuleStatus());
         out.println("vector width:    " + Platform.vectorWidthDescription());
         out.println("JIT compiler:    " + Platform.compilerDescription());
-        out.println("mode arithmetic: " + org.vectorjce.internal.ModeArithmetics.selected().name()
+        out.println("mode arithmetic: " + org.vectorjce.internal.mode.ModeArithmetics.selected().name()
                 + " (XOR passes and XTS tweaks)");
         for (String alg : new String[] {"AES", "Twofish"}) {
             String chosen;

@@ -10,7 +10,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.Platform;
+import org.vectorjce.internal.kernel.Platform;
 
 /**
  * {@code speed}: a quick throughput table in the shape of {@code cryptsetup benchmark} — one row per

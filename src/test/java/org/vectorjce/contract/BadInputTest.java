@@ -40,7 +40,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.function.Executable;
 import org.vectorjce.VectorJce;
 import org.vectorjce.contract.ContractSupport.Spec;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * Table-driven bad-input tests: every refusal has the right exception type, a message that names

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.provider.Arguments;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.Kernels;
 
 /** Shared tables and helpers of the JCA contract and bad-input tests. */
 final class ContractSupport {

@@ -41,10 +41,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.VectorJce;
 import org.vectorjce.contract.ContractSupport.Spec;
-import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
-import org.vectorjce.internal.Kernels;
-import org.vectorjce.internal.VectorJceCipher;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.jca.VectorJceCipher;
 
 /**
  * Key hygiene: destroyed keys are refused; key schedules are wiped by {@code destroy()} in every
@@ -159,7 +159,7 @@ class KeyHygieneTest {
     /** Shared, key-independent objects a mode points at (arithmetic singletons): not walked. */
     private static boolean shared(Object o) {
         for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
-            if (c.getName().equals("org.vectorjce.internal.ModeArithmetic")) {
+            if (c.getName().equals("org.vectorjce.internal.mode.ModeArithmetic")) {
                 return true;
             }
         }

@@ -5,7 +5,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import javax.crypto.Cipher;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * One decoded fuzz case: a transformation, a kernel, a key (of a valid or invalid length, with the

@@ -8,7 +8,7 @@ import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * Guards the KAT suite's kernel loop: the forcing property must really be read at {@code init}

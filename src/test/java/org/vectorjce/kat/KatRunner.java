@@ -20,7 +20,7 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.kat.Kat.Direction;
 import org.vectorjce.kat.Kat.Outcome;
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * Differential tests: VectorJCE against Bouncy Castle's JCA provider (the project's test oracle),

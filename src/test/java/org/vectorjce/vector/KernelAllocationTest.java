@@ -9,9 +9,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * The hot path allocates nothing per call, for every kernel available here, once C2 has compiled
@@ -52,7 +52,7 @@ class KernelAllocationTest {
             }
             // C2 may reach a kernel's once-per-batch methods seconds after its round methods, so
             // measure 1,000-call rounds until one is clean (or give up after 15 s).
-            long tid = Thread.currentThread().threadId();
+            long tid = Thread.currentThread().getId();
             long allocated = Long.MAX_VALUE;
             long giveUp = System.nanoTime() + 15_000_000_000L;
             while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
@@ -73,11 +73,11 @@ class KernelAllocationTest {
      */
     @org.junit.jupiter.api.Test
     void modeArithmeticAllocatesNothing() {
-        org.vectorjce.internal.ModeArithmetic ops = org.vectorjce.internal.ModeArithmetics.selected();
-        Assumptions.assumeTrue(ops != org.vectorjce.internal.ModeArithmetic.SCALAR, "scalar arithmetic on this JVM");
+        org.vectorjce.internal.mode.ModeArithmetic ops = org.vectorjce.internal.mode.ModeArithmetics.selected();
+        Assumptions.assumeTrue(ops != org.vectorjce.internal.mode.ModeArithmetic.SCALAR, "scalar arithmetic on this JVM");
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
-        long[] table = org.vectorjce.internal.ModeArithmetic.lrwTable(0x0123456789abcdefL, 0x1122334455667788L);
+        long[] table = org.vectorjce.internal.mode.ModeArithmetic.lrwTable(0x0123456789abcdefL, 0x1122334455667788L);
         byte[] in = new byte[100 * 16];
         byte[] out = new byte[in.length];
         long[] lrw = new long[4];
@@ -94,7 +94,7 @@ class KernelAllocationTest {
         for (int i = 0; i < 40 || System.nanoTime() < end && i < 400; i++) {
             round.run();
         }
-        long tid = Thread.currentThread().threadId();
+        long tid = Thread.currentThread().getId();
         long allocated = Long.MAX_VALUE;
         long giveUp = System.nanoTime() + 15_000_000_000L;
         while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
@@ -163,7 +163,7 @@ class KernelAllocationTest {
                             for (int i = 0; i < 20 || (i < 400 && System.nanoTime() < end); i++) {
                                 round.run();
                             }
-                            long tid = Thread.currentThread().threadId();
+                            long tid = Thread.currentThread().getId();
                             // 32 bytes per init for the IV copy; aes-jdk CTR: SunJCE's re-init.
                             long limit = 1000 * (kernel.equals("aes-jdk") && mode.equals("CTR") ? 192 : 40);
                             long allocated = Long.MAX_VALUE;

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.VectorJce;
-import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
-import org.vectorjce.internal.Kernels;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * Every kernel available on this JVM, created by name, against the scalar table kernel of its

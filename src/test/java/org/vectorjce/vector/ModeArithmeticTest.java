@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.vectorjce.internal.ModeArithmetic;
-import org.vectorjce.internal.ModeArithmetics;
+import org.vectorjce.internal.mode.ModeArithmetic;
+import org.vectorjce.internal.mode.ModeArithmetics;
 
 /**
  * The selected mode arithmetic (the Vector API one when the module is present) against the scalar

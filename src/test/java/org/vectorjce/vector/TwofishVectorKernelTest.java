@@ -16,10 +16,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.BlockKernel;
-import org.vectorjce.internal.KernelFactory;
-import org.vectorjce.internal.Kernels;
-import org.vectorjce.internal.TwofishTable;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
  * The Twofish vector kernels ({@code twofish-vec256-8way}, {@code twofish-vec512-16way}), each

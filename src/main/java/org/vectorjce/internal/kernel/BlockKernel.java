@@ -1,0 +1,95 @@
+package org.vectorjce.internal.kernel;
+
+/**
+ * A keyed block cipher (layer 3 with its layer-4 kernel): the key schedule plus the single- and
+ * multi-block calls the modes use. Instances are created by a {@link KernelFactory} at key set-up
+ * and are not thread-safe (one per {@code Cipher}).
+ *
+ * <p>Contract, trusted by every mode (checks happen at the JCA edge, never here):
+ * <ul>
+ *   <li>{@code blocks >= 0}; all ranges lie inside their arrays;</li>
+ *   <li>input and output ranges are either disjoint or identical (same array, same offset):
+ *       in-place works, shifted overlap does not;</li>
+ *   <li>kernels never throw.</li>
+ * </ul>
+ */
+public abstract class BlockKernel {
+    /** Block size of both ciphers, in bytes. */
+    public static final int BLOCK = 16;
+
+    private final String name;
+
+    protected BlockKernel(String name) {
+        this.name = name;
+    }
+
+    /** The registry name of the kernel that computes this key's blocks, e.g. {@code aes-table}. */
+    public final String name() {
+        return name;
+    }
+
+    /**
+     * How many blocks the kernel likes per call (its parallel width); modes pass larger runs
+     * whole, this is only a hint for chunk sizes.
+     */
+    public int parallelBlocks() {
+        return 1;
+    }
+
+    public abstract void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
+
+    public abstract void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
+
+    /**
+     * A whole-stream CBC engine (encryption or decryption) for kernels that run CBC better
+     * themselves — the JDK kernel hands it to SunJCE's intrinsified CBC; {@code null}, the
+     * default, means the CBC mode drives {@link #encryptBlocks}/{@link #decryptBlocks}.
+     */
+    public StreamEngine cbcEngine(boolean encrypt) {
+        return null;
+    }
+
+    /**
+     * A whole-stream CTR engine, as {@link #cbcEngine} (SunJCE's CTR uses the same 128-bit
+     * big-endian wrapping counter); {@code null} means the CTR mode builds counter blocks.
+     */
+    public StreamEngine ctrEngine() {
+        return null;
+    }
+
+    /**
+     * A mode run whole by the kernel: {@link #start} per message (or to rewind to a chaining
+     * value), then {@link #process} on what the mode would process, in order, and
+     * {@link #processFinal} on the message's last piece, which leaves the engine rewound to the
+     * IV of its last start.
+     */
+    public interface StreamEngine {
+        void start(byte[] iv);
+
+        void process(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+        void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+        void destroy();
+    }
+
+    /**
+     * Re-keys this kernel in place with a key of the same length, overwriting the old schedule and
+     * keeping everything that belongs to the kernel rather than to the key (tables, scratch, the
+     * JDK's cipher objects, native memory). Returns false, changing nothing, when the kernel cannot
+     * (another key length); the caller then creates a new kernel and destroys this one.
+     * {@code key} is owned and wiped by the caller.
+     */
+    public boolean rekey(byte[] key) {
+        return false;
+    }
+
+    /** Overwrites the key schedule; the kernel must not be used afterwards. */
+    public abstract void destroy();
+
+    @Override
+    public String toString() {
+        // Never key material: only the kernel's name.
+        return "BlockKernel[" + name + "]";
+    }
+}

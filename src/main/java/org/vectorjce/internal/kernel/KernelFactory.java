@@ -1,0 +1,29 @@
+package org.vectorjce.internal.kernel;
+
+/**
+ * One registered implementation of a block cipher: a name, a priority and a way to key it. Like
+ * the Linux crypto API's {@code cra_priority}, the available factory with the highest priority is
+ * chosen once at key set-up; a system property can force one by name (see {@link Kernels}).
+ */
+public interface KernelFactory {
+    /** Registry name, e.g. {@code aes-table}, {@code twofish-vec256-8way}. */
+    String name();
+
+    /** {@code "AES"} or {@code "Twofish"}. */
+    String algorithm();
+
+    /** Higher wins; scalar table kernels are 100. */
+    int priority();
+
+    /**
+     * {@code null} when this kernel can run here, else a short human-readable reason why it
+     * declines (shown by {@code info} and in the error when it is forced).
+     */
+    String unavailableReason();
+
+    /**
+     * Builds the key schedule. {@code key} has a length the algorithm accepts (16, 24 or 32 bytes);
+     * the caller owns and wipes it.
+     */
+    BlockKernel create(byte[] key);
+}

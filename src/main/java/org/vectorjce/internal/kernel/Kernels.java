@@ -1,0 +1,328 @@
+package org.vectorjce.internal.kernel;
+
+import org.vectorjce.internal.aes.AesTable;
+import org.vectorjce.internal.aes.JdkAesKernel;
+import org.vectorjce.internal.twofish.TwofishTable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The kernel registry: every block-cipher implementation with its name and priority.
+ *
+ * <p>What can run here is decided once per JVM and cached: each kernel's availability on first
+ * request, and the default kernel of each algorithm on the first key set-up that needs it. Key
+ * set-up then only reads the forcing property ({@code vectorjce.kernel.aes} /
+ * {@code vectorjce.kernel.twofish}, read at every key set-up so tests and benchmarks can switch
+ * kernels at run time) and looks the choice up; an unknown or unavailable forced name fails key
+ * set-up with a message listing what is available.
+ *
+ * <p>Vector API kernels live in {@code org.vectorjce.internal.vector}, the only package that
+ * imports {@code jdk.incubator.vector}. They are registered here by name and priority only; their
+ * classes are loaded by name, and only when the module is in the boot layer and someone asks for
+ * them. The default is found by walking the kernels best first and stopping at the first that can
+ * run, so a program whose best AES kernel is {@code aes-jdk} never loads a vector class (that
+ * loading was a third of the first operation's time in a fresh JVM).
+ */
+public final class Kernels {
+    private static final Logger LOG = Logger.getLogger("org.vectorjce");
+
+    /** System property prefix; the algorithm's lower-case name follows. */
+    public static final String PROPERTY_PREFIX = "vectorjce.kernel.";
+
+    /** The class of the vector package that creates its kernels by name (see {@link VectorFactory}). */
+    private static final String VECTOR_KERNELS = "org.vectorjce.internal.vector.VectorKernels";
+
+    /**
+     * Every kernel, best first within each algorithm, in holder classes: an AES program never
+     * initialises the Twofish list, and no kernel class is loaded before it is asked for.
+     */
+    private static final class AesList {
+        static final List<KernelFactory> ALL = sorted(
+                // SunJCE's intrinsified AES (AES-NI/VAES) through the JCA: first wherever it runs.
+                new BaseFactory("aes-jdk", "AES", 500),
+                new VectorFactory("aes-vec512-4lane", "AES", 400),
+                new VectorFactory("aes-vec256-2lane", "AES", 300),
+                new BaseFactory("aes-table", "AES", 100));
+    }
+
+    private static final class TwofishList {
+        static final List<KernelFactory> ALL = sorted(
+                // ~3.5x the 2-way scalar kernel where it runs (AVX-512 VBMI).
+                new VectorFactory("twofish-vec512-16way", "Twofish", 400),
+                // The faster of the two scalar kernels gets the higher priority. Measured on the
+                // 2-core build machine (JDK 25, 64 KiB ECB buffers in place, 256-bit key): one
+                // block at a time ~200 MB/s, two interleaved ~280 MB/s, in both directions.
+                new BaseFactory("twofish-table-2way", "Twofish", 110),
+                // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
+                // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its gather loop late.
+                new VectorFactory("twofish-vec256-8way", "Twofish", 105),
+                new BaseFactory("twofish-table", "Twofish", 100));
+    }
+
+    /** The default factory per algorithm, found on first use; benign race (same answer). */
+    private static volatile KernelFactory defaultAes, defaultTwofish;
+
+    private Kernels() {
+    }
+
+    private static List<KernelFactory> sorted(KernelFactory... fs) {
+        List<KernelFactory> l = new ArrayList<>(List.of(fs));
+        l.sort(Comparator.comparingInt(KernelFactory::priority).reversed());
+        return List.copyOf(l);
+    }
+
+    /** Whether {@code jdk.incubator.vector} is in the boot layer (without touching its classes). */
+    public static boolean vectorModulePresent() {
+        return VectorModule.PRESENT;
+    }
+
+    private static final class VectorModule {
+        static final boolean PRESENT = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
+    /** A line for {@code info}: whether the vector module is present and its kernels loaded. */
+    public static String vectorModuleStatus() {
+        if (!vectorModulePresent()) {
+            return "absent (run with --add-modules jdk.incubator.vector)";
+        }
+        String failure = VectorFactory.loadFailure();
+        return failure == null ? "present" : "present, but its kernels failed to load: " + failure;
+    }
+
+    /** All registered factories of an algorithm, highest priority first (available or not). */
+    public static List<KernelFactory> all(String algorithm) {
+        return switch (algorithm) {
+            case "AES" -> AesList.ALL;
+            case "Twofish" -> TwofishList.ALL;
+            default -> List.of();
+        };
+    }
+
+    /** Names of the kernels of an algorithm that can run here, highest priority first. */
+    public static List<String> availableNames(String algorithm) {
+        List<String> names = new ArrayList<>();
+        for (KernelFactory f : all(algorithm)) {
+            if (f.unavailableReason() == null) {
+                names.add(f.name());
+            }
+        }
+        return names;
+    }
+
+    /** The property that forces a kernel for {@code algorithm}, e.g. {@code vectorjce.kernel.aes}. */
+    public static String propertyFor(String algorithm) {
+        // Read at every init: constant strings for ours, so no name is built and hashed per call.
+        return switch (algorithm) {
+            case "AES" -> AES_PROPERTY;
+            case "Twofish" -> TWOFISH_PROPERTY;
+            default -> PROPERTY_PREFIX + algorithm.toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static final String AES_PROPERTY = PROPERTY_PREFIX + "aes";
+    private static final String TWOFISH_PROPERTY = PROPERTY_PREFIX + "twofish";
+
+    /**
+     * The factory key set-up uses now for {@code algorithm}: the forced one, or the available one of
+     * highest priority (decided once, then cached).
+     *
+     * @throws IllegalArgumentException when a forced name is unknown or unavailable (the message
+     *     lists the available names)
+     */
+    public static KernelFactory select(String algorithm) {
+        String forced = System.getProperty(propertyFor(algorithm));
+        if (forced != null && !forced.isBlank()) {
+            return byName(algorithm, forced.trim());
+        }
+        KernelFactory d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
+        if (d == null) {
+            d = chooseDefault(algorithm);
+            if ("AES".equals(algorithm)) {
+                defaultAes = d;
+            } else {
+                defaultTwofish = d;
+            }
+        }
+        return d;
+    }
+
+    private static KernelFactory chooseDefault(String algorithm) {
+        for (KernelFactory f : all(algorithm)) {
+            if (f.unavailableReason() == null) {
+                if (LOG.isLoggable(Level.CONFIG)) {
+                    // One line per algorithm, once per JVM, with the reason of every kernel that declined.
+                    StringBuilder b = new StringBuilder("VectorJCE ").append(algorithm).append(" kernel: ")
+                            .append(f.name()).append(" (vector module ").append(vectorModuleStatus()).append(')');
+                    for (KernelFactory o : all(algorithm)) {
+                        String why = o.unavailableReason();
+                        b.append("; ").append(o.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
+                    }
+                    LOG.config(b.toString());
+                }
+                return f;
+            }
+        }
+        throw new IllegalStateException("no " + algorithm + " kernel available");
+    }
+
+    /**
+     * The kernel for a key that only ever encrypts one block per message: XTS's tweak key K2
+     * (E(K2, i) once per data unit). The Twofish vector kernels run calls that short on their
+     * {@code twofish-table-2way} fallback anyway, so K2 gets that kernel directly and no vector
+     * tables are built for it (Twofish-XTS re-key ~6 µs → ~4 µs here, and 5 KiB of native memory
+     * and 4 KiB of heap less per cipher). Every other kernel keys K2 itself.
+     */
+    public static KernelFactory forSingleBlocks(KernelFactory f) {
+        return f.name().startsWith("twofish-vec") ? byName("Twofish", "twofish-table-2way") : f;
+    }
+
+    /**
+     * The factory named {@code name}, if it is registered for {@code algorithm} and can run here.
+     *
+     * @throws IllegalArgumentException otherwise, listing the available names
+     */
+    public static KernelFactory byName(String algorithm, String name) {
+        for (KernelFactory f : all(algorithm)) {
+            if (f.name().equals(name)) {
+                String why = f.unavailableReason();
+                if (why != null) {
+                    throw new IllegalArgumentException(algorithm + " kernel '" + name
+                            + "' is not available here (" + why + "); available: "
+                            + availableNames(algorithm));
+                }
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown " + algorithm + " kernel '" + name
+                + "'; available: " + availableNames(algorithm));
+    }
+
+    /** A kernel of the base (always compiled in); its class is loaded when first keyed or asked. */
+    private static final class BaseFactory implements KernelFactory {
+        private final String name, algorithm;
+        private final int priority;
+
+        BaseFactory(String name, String algorithm, int priority) {
+            this.name = name;
+            this.algorithm = algorithm;
+            this.priority = priority;
+        }
+
+        @Override public String name() { return name; }
+        @Override public String algorithm() { return algorithm; }
+        @Override public int priority() { return priority; }
+
+        @Override
+        public String unavailableReason() {
+            // aes-jdk decides once, at its class initialisation; the table kernels always run.
+            return name.equals("aes-jdk") ? JdkAesKernel.unavailableReason() : null;
+        }
+
+        @Override
+        public BlockKernel create(byte[] key) {
+            return switch (name) {
+                case "aes-jdk" -> JdkAesKernel.create(key);
+                case "aes-table" -> new AesTable(key);
+                case "twofish-table-2way" -> TwofishTable.twoWay(key);
+                default -> TwofishTable.oneWay(key);
+            };
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * A Vector API kernel, known here by name and priority. Its class is reached through
+     * {@code VectorKernels.unavailableReason(name)} and {@code VectorKernels.create(name, key)},
+     * looked up by name when first asked, and only when the module is present.
+     */
+    private static final class VectorFactory implements KernelFactory {
+        private final String name, algorithm;
+        private final int priority;
+        private volatile String reason;
+        private volatile boolean known;
+
+        VectorFactory(String name, String algorithm, int priority) {
+            this.name = name;
+            this.algorithm = algorithm;
+            this.priority = priority;
+        }
+
+        @Override public String name() { return name; }
+        @Override public String algorithm() { return algorithm; }
+        @Override public int priority() { return priority; }
+
+        @Override
+        public String unavailableReason() {
+            if (!known) {
+                String why;
+                if (!vectorModulePresent()) {
+                    why = "jdk.incubator.vector is not in the boot layer (run with --add-modules jdk.incubator.vector)";
+                } else if (Entry.FAILURE != null) {
+                    why = "the vector kernels failed to load: " + Entry.FAILURE;
+                } else {
+                    try {
+                        why = (String) Entry.REASON.invokeExact(name);
+                    } catch (Throwable e) {
+                        why = "the vector kernel failed to load: " + e;
+                    }
+                }
+                reason = why;
+                known = true;
+            }
+            return reason;
+        }
+
+        @Override
+        public BlockKernel create(byte[] key) {
+            try {
+                return (BlockKernel) Entry.CREATE.invokeExact(name, key);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+
+        static String loadFailure() {
+            return Entry.FAILURE;
+        }
+
+        /** The vector package's entry points, looked up once (only when the module is present). */
+        private static final class Entry {
+            static final java.lang.invoke.MethodHandle REASON, CREATE;
+            static final String FAILURE;
+
+            static {
+                java.lang.invoke.MethodHandle reason = null, create = null;
+                String failure = null;
+                try {
+                    Class<?> c = Class.forName(VECTOR_KERNELS);
+                    java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.publicLookup();
+                    reason = l.findStatic(c, "unavailableReason",
+                            java.lang.invoke.MethodType.methodType(String.class, String.class));
+                    create = l.findStatic(c, "create",
+                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class));
+                } catch (ReflectiveOperationException | LinkageError e) {
+                    failure = e.toString();
+                    LOG.log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);
+                }
+                REASON = reason;
+                CREATE = create;
+                FAILURE = failure;
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.vectorjce.internal.mode;
+
+import org.vectorjce.internal.kernel.BlockKernel;
+import java.util.Arrays;
+
+/**
+ * LRW (IEEE P1619 draft "LRW-AES"; Linux {@code crypto/lrw.c}): C_j = E(K1, P_j ⊕ T_j) ⊕ T_j with
+ * T_j = K2 ⊗ (I + j) in GF(2^128), big-endian bit order ("bbe"), I the 128-bit big-endian index of
+ * the first block (the IV). Key = cipher key ‖ 16-byte K2.
+ *
+ * <p>One multiplication by 8-bit tables per message gives T_0 ({@link ModeArithmetic#lrwTweak}); after
+ * that each tweak is one XOR with a precomputed K2 ⊗ (2^(k+1) − 1) (see
+ * {@link ModeArithmetic#lrwXor}), as Linux does. Like XTS:
+ * tweak XOR for a chunk, one multi-block ECB call, tweak XOR (the tweaks regenerated, not stored).
+ */
+final class LrwMode extends Mode {
+    /** The per-key table: see {@link ModeArithmetic#LRW_TABLE_LONGS}. */
+    private final long[] mulinc;
+    /** {tHi, tLo, iHi, iLo}: the current tweak and block index. */
+    private final long[] state = new long[4];
+    /**
+     * The state {@link #start} computed last, {tHi, tLo, iHi, iLo}: after every doFinal the cipher
+     * restarts with the same IV, and then T_0 is taken from here instead of multiplied again.
+     */
+    private final long[] startState = new long[4];
+    private boolean startValid;
+    /** The chunk's starting tweak state, for the second XOR pass. */
+    private final long[] chunkStart = new long[4];
+    /**
+     * Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input);
+     * sized by use, up to one chunk (see {@link Mode#scratch}).
+     */
+    private byte[] work;
+
+    LrwMode(BlockKernel kernel, byte[] k2) {
+        super(kernel);
+        mulinc = ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(k2, 0), (long) ModeArithmetic.BE64.get(k2, 8));
+    }
+
+    /** {@code key} = cipher key ‖ K2: the kernel re-keyed and the K2 table rewritten in place. */
+    @Override
+    public boolean rekey(byte[] key, boolean encrypt) {
+        int split = key.length - BLOCK;
+        byte[] k1 = Arrays.copyOfRange(key, 0, split);
+        try {
+            startValid = false;
+            Arrays.fill(startState, 0);
+            Arrays.fill(chunkStart, 0);
+            if (work != null) {
+                Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
+            }
+            ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(key, split),
+                    (long) ModeArithmetic.BE64.get(key, split + 8), mulinc);
+            return kernel.rekey(k1);
+        } finally {
+            Arrays.fill(k1, (byte) 0);
+        }
+    }
+
+    @Override
+    public void start(boolean encrypt, byte[] iv) {
+        this.encrypt = encrypt;
+        long iHi = (long) ModeArithmetic.BE64.get(iv, 0);
+        long iLo = (long) ModeArithmetic.BE64.get(iv, 8);
+        if (!startValid || startState[2] != iHi || startState[3] != iLo) { // the IV is public
+            ModeArithmetic.lrwTweak(mulinc, iHi, iLo, startState);
+            startValid = true;
+        }
+        System.arraycopy(startState, 0, state, 0, 4);
+    }
+
+    @Override
+    public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        ModeArithmetic ops = ops();
+        byte[] work = this.work = scratch(this.work, len);
+        while (len > 0) {
+            int n = Math.min(len, work.length);
+            int blocks = n / BLOCK;
+            System.arraycopy(state, 0, chunkStart, 0, 4);
+            ops.lrwXor(state, mulinc, in, inOff, work, 0, blocks);
+            if (encrypt) {
+                kernel.encryptBlocks(work, 0, out, outOff, blocks);
+            } else {
+                kernel.decryptBlocks(work, 0, out, outOff, blocks);
+            }
+            // Second XOR pass: the same tweaks again, regenerated from the chunk's start.
+            ops.lrwXor(chunkStart, mulinc, out, outOff, out, outOff, blocks);
+            inOff += n;
+            outOff += n;
+            len -= n;
+        }
+    }
+
+    @Override
+    public void destroy() {
+        super.destroy();
+        Arrays.fill(mulinc, 0);
+        Arrays.fill(state, 0);
+        Arrays.fill(chunkStart, 0);
+        Arrays.fill(startState, 0);
+        startValid = false;
+        if (work != null) {
+            Arrays.fill(work, (byte) 0);
+        }
+    }
+}

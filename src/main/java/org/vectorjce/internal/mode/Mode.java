@@ -1,0 +1,156 @@
+package org.vectorjce.internal.mode;
+
+import java.util.Arrays;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
+
+import org.vectorjce.internal.jca.VectorJceCipher;
+import org.vectorjce.internal.kernel.BlockKernel;
+
+/**
+ * A mode of operation over a {@link BlockKernel}, written once for both ciphers (layer 2).
+ *
+ * <p>The {@link VectorJceCipher} above it does all buffering, padding and checking: {@link #process}
+ * gets whole blocks only (CTR: any length), with input and output ranges disjoint or identical.
+ * Every mode but CBC encryption hands the kernel many blocks per call.
+ */
+public abstract class Mode {
+    static final int BLOCK = BlockKernel.BLOCK;
+    /** Blocks per internal chunk: 4 KiB of scratch stays in L1 next to the data. */
+    static final int CHUNK_BLOCKS = 1024;
+
+    final BlockKernel kernel;
+    /** Set on first use: a mode whose kernel runs it whole (aes-jdk CBC, CTR) never loads it. */
+    private ModeArithmetic ops;
+    boolean encrypt;
+
+    Mode(BlockKernel kernel) {
+        this.kernel = kernel;
+    }
+
+    /** The registry name of the kernel that computes this mode's blocks (never key material). */
+    public final String kernelName() {
+        return kernel.name();
+    }
+
+    /**
+     * A new mode over kernels from {@code f}: {@code name} is ECB, CBC, CTR, XTS or LRW and
+     * {@code key} the whole key in that mode's layout (checked by the caller): XTS K1 ‖ K2, LRW the
+     * cipher key ‖ the 16-byte K2. The caller wipes {@code key}.
+     */
+    public static Mode create(String name, byte[] key, KernelFactory f) {
+        switch (name) {
+            case "XTS": {
+                int half = key.length / 2;
+                byte[] k1 = Arrays.copyOfRange(key, 0, half);
+                byte[] k2 = Arrays.copyOfRange(key, half, key.length);
+                try {
+                    return new XtsMode(f.create(k1), Kernels.forSingleBlocks(f).create(k2));
+                } finally {
+                    Arrays.fill(k1, (byte) 0);
+                    Arrays.fill(k2, (byte) 0);
+                }
+            }
+            case "LRW": {
+                byte[] k1 = Arrays.copyOfRange(key, 0, key.length - BLOCK);
+                byte[] k2 = Arrays.copyOfRange(key, key.length - BLOCK, key.length);
+                try {
+                    return new LrwMode(f.create(k1), k2);
+                } finally {
+                    Arrays.fill(k1, (byte) 0);
+                    Arrays.fill(k2, (byte) 0);
+                }
+            }
+            case "CBC":
+                return new CbcMode(f.create(key));
+            case "CTR":
+                return new CtrMode(f.create(key));
+            default:
+                return new Ecb(f.create(key));
+        }
+    }
+
+    /** The mode arithmetic (vector or scalar), chosen once per JVM by {@link ModeArithmetics}. */
+    final ModeArithmetic ops() {
+        ModeArithmetic o = ops;
+        if (o == null) {
+            ops = o = ModeArithmetics.selected();
+        }
+        return o;
+    }
+
+    /**
+     * A scratch array of at least {@code min(need, CHUNK_BLOCKS)} blocks, grown from {@code old}
+     * (wiped and dropped) when it is smaller: a cipher used for 512-byte sectors keeps 512 bytes,
+     * not a 16 KiB chunk.
+     */
+    static byte[] scratch(byte[] old, int need) {
+        int n = Math.min(need, CHUNK_BLOCKS * BLOCK);
+        if (old != null && old.length >= n) {
+            return old;
+        }
+        if (old != null) {
+            Arrays.fill(old, (byte) 0);
+        }
+        return new byte[Math.max(n, BLOCK)];
+    }
+
+    /**
+     * Re-keys the mode in place with a key of the same layout (the caller checked it), for a
+     * message in direction {@code encrypt} that {@link #start} begins next. The old key schedule
+     * and key-derived state are overwritten. Returns false when a kernel cannot re-key in place;
+     * the caller then builds a new mode and destroys this one.
+     */
+    public boolean rekey(byte[] key, boolean encrypt) {
+        return kernel.rekey(key);
+    }
+
+    /** (Re)starts a message: after init and after every doFinal. {@code iv} is null for ECB. */
+    public abstract void start(boolean encrypt, byte[] iv);
+
+    /** Processes {@code len} bytes (a multiple of 16 except for CTR). */
+    public abstract void process(byte[] in, int inOff, byte[] out, int outOff, int len);
+
+    /**
+     * {@link #process}, known to be the message's last call before the restart (doFinal without
+     * padding, or the padding block): a kernel's stream engine can finish with its own doFinal,
+     * which also rewinds it, so the restart then costs nothing.
+     */
+    public void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        process(in, inOff, out, outOff, len);
+    }
+
+    /** A copy of the chaining state, so a failed doFinal can be undone; null when stateless. */
+    public byte[] saveState() {
+        return null;
+    }
+
+    public void restoreState(byte[] state) {
+    }
+
+    /** Wipes key schedules and key-derived state. */
+    public void destroy() {
+        kernel.destroy();
+    }
+
+    static final class Ecb extends Mode {
+        Ecb(BlockKernel kernel) {
+            super(kernel);
+        }
+
+        @Override
+        public void start(boolean encrypt, byte[] iv) {
+            this.encrypt = encrypt;
+        }
+
+        @Override
+        public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+            if (encrypt) {
+                kernel.encryptBlocks(in, inOff, out, outOff, len / BLOCK);
+            } else {
+                kernel.decryptBlocks(in, inOff, out, outOff, len / BLOCK);
+            }
+        }
+    }
+}

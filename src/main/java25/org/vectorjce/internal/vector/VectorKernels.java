@@ -1,0 +1,34 @@
+package org.vectorjce.internal.vector;
+
+import org.vectorjce.internal.kernel.BlockKernel;
+
+/**
+ * Entry point of the vector package, reached by name from {@code Kernels} and only when
+ * {@code jdk.incubator.vector} is in the boot layer. The registry there holds each kernel's name and
+ * priority; this class answers, per name, whether the kernel can run here (width, compiler, CPU
+ * features) and builds it. A kernel's class is loaded only when it is first asked about.
+ */
+public final class VectorKernels {
+    private VectorKernels() {
+    }
+
+    /** Why the kernel {@code name} cannot run here, or null when it can. */
+    public static String unavailableReason(String name) {
+        return switch (name) {
+            case AesVec512.NAME, TwofishVec512.NAME -> VectorSupport.unavailableReason(512, true);
+            case AesVec256.NAME, TwofishVec256.NAME -> VectorSupport.unavailableReason(256, false);
+            default -> "no vector kernel is named '" + name + "'";
+        };
+    }
+
+    /** A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it). */
+    public static BlockKernel create(String name, byte[] key) {
+        return switch (name) {
+            case AesVec512.NAME -> new AesVec512(key);
+            case AesVec256.NAME -> new AesVec256(key);
+            case TwofishVec512.NAME -> new TwofishVec512(key);
+            case TwofishVec256.NAME -> new TwofishVec256(key);
+            default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
+        };
+    }
+}
