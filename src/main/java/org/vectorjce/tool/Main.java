@@ -155,6 +155,7 @@ public final class Main {
         out.println("CPU:             " + Platform.cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
         out.println("vector module:   " + VectorJce.vectorModuleStatus());
         out.println("vector width:    " + Platform.vectorWidthDescription());
+        out.println("CPU features:    " + Platform.cpuFactsDescription());
         out.println("JIT compiler:    " + Platform.compilerDescription());
         out.println("mode arithmetic: " + org.vectorjce.internal.mode.ModeArithmetics.selected().name()
                 + " (XOR passes and XTS tweaks)");

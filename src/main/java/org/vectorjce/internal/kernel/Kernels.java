@@ -84,10 +84,31 @@ public final class Kernels {
         static final boolean PRESENT = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
+    /** The first Java release whose classes of this jar include the Vector API code. */
+    public static final int VECTOR_JAVA = 25;
+
+    /**
+     * Null when the vector package can be used on this JVM, else why not: a JVM older than
+     * {@value #VECTOR_JAVA} (the jar's {@code META-INF/versions/25} is invisible to it, and the
+     * two-vector byte permutes the kernels need are JDK 24+ API), or the module not added.
+     */
+    public static String vectorCodeUnavailable() {
+        int feature = Runtime.version().feature();
+        if (feature < VECTOR_JAVA) {
+            return "this JVM is Java " + feature + "; the Vector API code needs Java " + VECTOR_JAVA
+                    + " or newer (it is in META-INF/versions/" + VECTOR_JAVA + " of the jar)";
+        }
+        if (!vectorModulePresent()) {
+            return "jdk.incubator.vector is not in the boot layer (run with --add-modules jdk.incubator.vector)";
+        }
+        return null;
+    }
+
     /** A line for {@code info}: whether the vector module is present and its kernels loaded. */
     public static String vectorModuleStatus() {
-        if (!vectorModulePresent()) {
-            return "absent (run with --add-modules jdk.incubator.vector)";
+        String why = vectorCodeUnavailable();
+        if (why != null) {
+            return (vectorModulePresent() ? "present, not used: " : "absent: ") + why;
         }
         String failure = VectorFactory.loadFailure();
         return failure == null ? "present" : "present, but its kernels failed to load: " + failure;
@@ -262,9 +283,9 @@ public final class Kernels {
         @Override
         public String unavailableReason() {
             if (!known) {
-                String why;
-                if (!vectorModulePresent()) {
-                    why = "jdk.incubator.vector is not in the boot layer (run with --add-modules jdk.incubator.vector)";
+                String why = vectorCodeUnavailable();
+                if (why != null) {
+                    // as decided
                 } else if (Entry.FAILURE != null) {
                     why = "the vector kernels failed to load: " + Entry.FAILURE;
                 } else {
@@ -310,7 +331,7 @@ public final class Kernels {
                 String failure = null;
                 try {
                     Class<?> c = Class.forName(VECTOR_KERNELS);
-                    java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.publicLookup();
+                    java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup(); // same module: the package is not exported
                     reason = l.findStatic(c, "unavailableReason",
                             java.lang.invoke.MethodType.methodType(String.class, String.class));
                     create = l.findStatic(c, "create",

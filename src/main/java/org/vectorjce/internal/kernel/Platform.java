@@ -66,53 +66,119 @@ public final class Platform {
         }
     }
 
-    /** The CPU model from {@code /proc/cpuinfo}, or {@code os.arch}. */
+    /** The CPU model from {@code /proc/cpuinfo} or macOS's sysctl, or {@code os.arch}. */
     public static String cpuModel() {
-        return CpuInfo.MODEL;
+        return CpuInfo.FACTS.model();
     }
 
     /**
-     * Whether /proc/cpuinfo lists {@code flag} (e.g. {@code avx512vbmi}); false where unreadable.
-     * The file is read once per JVM: kernel selection asks at every key set-up, and reading and
-     * splitting it took ~35 µs a call (issue 11: Twofish-XTS per sector ran at 13 MB/s).
+     * A CPU feature as the operating system reports it, decided once per JVM: kernel selection asks
+     * at every key set-up, and reading and splitting /proc/cpuinfo took ~35 µs a call (issue 11:
+     * Twofish-XTS per sector ran at 13 MB/s). {@code known} is false where the OS gives no list
+     * (Windows, other systems); the caller then decides another way and says so.
      */
-    public static boolean cpuFlag(String flag) {
-        return CpuInfo.FLAGS.contains(flag);
+    public record Feature(boolean present, boolean known, String source) {
     }
 
-    /** /proc/cpuinfo, read on first use (holder idiom: thread-safe, once). */
-    private static final class CpuInfo {
-        static final String MODEL;
-        static final java.util.Set<String> FLAGS;
+    /** Whether the CPU has {@code flag} (Linux /proc/cpuinfo names, e.g. {@code avx512vbmi}). */
+    public static Feature cpuFeature(String flag) {
+        return CpuInfo.FACTS.feature(flag);
+    }
 
-        static {
-            String model = System.getProperty("os.arch");
-            java.util.Set<String> flags = java.util.Set.of();
+    /** What the OS says about the CPU: the model, the feature names, and where they came from. */
+    record CpuFacts(String model, java.util.Set<String> flags, String source) {
+        Feature feature(String flag) {
+            if (source == null) {
+                return new Feature(false, false, "not reported by this OS (" + System.getProperty("os.name") + ")");
+            }
+            return new Feature(flags.contains(flag), true, source);
+        }
+    }
+
+    /**
+     * The decision, from the texts the OS gives ({@code null} where absent), testable with fake
+     * inputs: Linux's /proc/cpuinfo ({@code flags : ...}, {@code model name : ...}); macOS's
+     * {@code sysctl -n machdep.cpu.brand_string machdep.cpu.features machdep.cpu.leaf7_features}
+     * (upper-case names such as {@code AVX512VBMI}, mapped to Linux's lower-case ones).
+     */
+    static CpuFacts parse(String procCpuinfo, String sysctl, String arch) {
+        if (procCpuinfo != null) {
+            String model = arch;
+            java.util.Set<String> flags = null;
+            for (String l : procCpuinfo.split("\n")) {
+                if (model.equals(arch) && l.startsWith("model name")) {
+                    model = l.substring(l.indexOf(':') + 1).trim();
+                } else if (flags == null && (l.startsWith("flags") || l.startsWith("Features"))) {
+                    flags = new java.util.HashSet<>(java.util.Arrays.asList(l.substring(l.indexOf(':') + 1).trim().split("\\s+")));
+                }
+            }
+            if (flags != null) {
+                return new CpuFacts(model, flags, "/proc/cpuinfo");
+            }
+        }
+        if (sysctl != null && !sysctl.isBlank()) {
+            String[] lines = sysctl.strip().split("\n");
+            java.util.Set<String> flags = new java.util.HashSet<>();
+            for (int i = 1; i < lines.length; i++) {
+                for (String f : lines[i].trim().split("\\s+")) {
+                    flags.add(f.toLowerCase(java.util.Locale.ROOT).replace('.', '_'));
+                }
+            }
+            return new CpuFacts(lines[0].trim(), flags, "sysctl machdep.cpu");
+        }
+        return new CpuFacts(arch, java.util.Set.of(), null);
+    }
+
+    /**
+     * The measured fallback's threshold: a two-vector byte permute that costs less than 2.5 times
+     * a dependent XOR + ADD pair is one instruction. With VBMI, {@code vpermi2b} has the latency of
+     * about two simple ops; without it C2 emulates the permute with several shuffles and blends
+     * (4-10x).
+     */
+    public static boolean permuteLooksNative(double permuteOverXorAdd) {
+        return permuteOverXorAdd > 0 && permuteOverXorAdd < 2.5;
+    }
+
+    /** Read on first use (holder idiom: thread-safe, once). */
+    private static final class CpuInfo {
+        static final CpuFacts FACTS = read();
+
+        private static CpuFacts read() {
+            String proc = null, sysctl = null;
             try {
-                boolean haveModel = false, haveFlags = false;
-                for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                    if (!haveModel && l.startsWith("model name")) {
-                        model = l.substring(l.indexOf(':') + 1).trim();
-                        haveModel = true;
-                    } else if (!haveFlags && l.startsWith("flags")) {
-                        flags = new java.util.HashSet<>(java.util.Arrays.asList(l.substring(l.indexOf(':') + 1).trim().split("\\s+")));
-                        haveFlags = true;
-                    }
-                    if (haveModel && haveFlags) {
-                        break;
-                    }
+                Path p = Path.of("/proc/cpuinfo");
+                if (Files.isReadable(p)) {
+                    proc = Files.readString(p);
                 }
             } catch (IOException | RuntimeException e) {
-                // not Linux, or unreadable
+                // unreadable
             }
-            MODEL = model;
-            FLAGS = flags;
+            if (proc == null && System.getProperty("os.name", "").startsWith("Mac")) {
+                try {
+                    Process pr = new ProcessBuilder("sysctl", "-n", "machdep.cpu.brand_string", "machdep.cpu.features",
+                            "machdep.cpu.leaf7_features").redirectErrorStream(true).start();
+                    pr.getOutputStream().close();
+                    sysctl = new String(pr.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    if (pr.waitFor() != 0) {
+                        sysctl = null;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // no sysctl
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if ("ignore".equals(System.getProperty("vectorjce.cpuFeatures"))) {
+                // Test switch: behave as on a system that reports no CPU features (the probe decides).
+                return parse(null, null, System.getProperty("os.arch"));
+            }
+            return parse(proc, sysctl, System.getProperty("os.arch"));
         }
     }
 
     /** Preferred vector width in bits, or 0 when the vector module is absent. */
     public static int preferredVectorBits() {
-        if (!Kernels.vectorModulePresent()) {
+        if (Kernels.vectorCodeUnavailable() != null) {
             return 0;
         }
         try {
@@ -123,9 +189,24 @@ public final class Platform {
         }
     }
 
+    /** For {@code info}: where the CPU facts come from, and how byte permutes were judged. */
+    public static String cpuFactsDescription() {
+        CpuFacts f = CpuInfo.FACTS;
+        String s = f.source() == null ? "none reported by " + System.getProperty("os.name") : "from " + f.source();
+        if (Kernels.vectorCodeUnavailable() == null) {
+            try {
+                Class<?> c = Class.forName("org.vectorjce.internal.vector.VectorSupport");
+                s += "; " + c.getMethod("bytePermuteSource").invoke(null);
+            } catch (ReflectiveOperationException | LinkageError e) {
+                // vector code not loadable: vectorModuleStatus says why
+            }
+        }
+        return s;
+    }
+
     /** For {@code info}. */
     public static String vectorWidthDescription() {
         int bits = preferredVectorBits();
-        return bits == 0 ? "n/a (vector module absent)" : bits + "-bit preferred species";
+        return bits == 0 ? "n/a (no Vector API code on this JVM)" : bits + "-bit preferred species";
     }
 }

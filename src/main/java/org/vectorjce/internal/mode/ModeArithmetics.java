@@ -16,7 +16,7 @@ public final class ModeArithmetics {
     private static final ModeArithmetic SELECTED = choose();
 
     private static ModeArithmetic choose() {
-        if ("scalar".equals(System.getProperty("vectorjce.arithmetic")) || !Kernels.vectorModulePresent()) {
+        if ("scalar".equals(System.getProperty("vectorjce.arithmetic")) || Kernels.vectorCodeUnavailable() != null) {
             return ModeArithmetic.SCALAR;
         }
         try {

@@ -1,6 +1,9 @@
 package org.vectorjce.internal.vector;
 
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 import org.vectorjce.internal.kernel.Platform;
 
 /**
@@ -32,9 +35,77 @@ public final class VectorSupport {
         if (preferred < bits) {
             return "preferred vector width is " + preferred + " bits, the kernel needs " + bits;
         }
-        if (needsBytePermute && !Platform.cpuFlag("avx512vbmi")) {
-            return "CPU lacks AVX-512 VBMI (single-instruction byte permutes)";
+        return needsBytePermute ? BytePermute.UNAVAILABLE : null;
+    }
+
+    /**
+     * Whether two-vector byte permutes ({@code selectFrom(v1, v2)} on 512-bit bytes) are one
+     * instruction (AVX-512 VBMI's {@code vpermi2b}), decided once: from the CPU features the OS
+     * reports (/proc/cpuinfo, macOS sysctl), else measured — a one-time timing of the permute
+     * against a lanewise XOR, up to ~1 s of the first Twofish or AES key set-up that asks, on a
+     * system that reports no features. {@code info} shows which.
+     */
+    private static final class BytePermute {
+        static final String UNAVAILABLE = decide();
+        static String how;
+
+        private static String decide() {
+            Platform.Feature f = Platform.cpuFeature("avx512vbmi");
+            if (f.known()) {
+                how = "avx512vbmi " + (f.present() ? "present" : "absent") + " (from " + f.source() + ")";
+                return f.present() ? null : "CPU lacks AVX-512 VBMI (single-instruction byte permutes), from " + f.source();
+            }
+            double ratio = measure();
+            boolean native_ = Platform.permuteLooksNative(ratio);
+            how = String.format("two-vector byte permute measured at %.2fx a lanewise XOR (%s; the OS reports no CPU features)",
+                    ratio, native_ ? "one instruction" : "emulated");
+            return native_ ? null : "two-vector byte permutes are emulated here: " + how;
         }
-        return null;
+
+        /** Time per permute over time per XOR, compiled (slices until two agree within 20 %, ≤ ~1 s). */
+        private static double measure() {
+            VectorSpecies<Byte> b = ByteVector.SPECIES_512;
+            byte[] buf = new byte[256];
+            for (int i = 0; i < buf.length; i++) {
+                buf[i] = (byte) (i * 37);
+            }
+            double last = 0;
+            long end = System.nanoTime() + 1_000_000_000L;
+            while (true) {
+                long t0 = System.nanoTime();
+                permutes(b, buf, 20_000);
+                long t1 = System.nanoTime();
+                xors(b, buf, 20_000);
+                long t2 = System.nanoTime();
+                double ratio = (t1 - t0) / (double) Math.max(1, t2 - t1);
+                if ((last > 0 && Math.abs(ratio - last) <= 0.2 * last) || System.nanoTime() > end) {
+                    return ratio;
+                }
+                last = ratio;
+            }
+        }
+
+        private static void permutes(VectorSpecies<Byte> b, byte[] buf, int n) {
+            ByteVector x = ByteVector.fromArray(b, buf, 0), t1 = ByteVector.fromArray(b, buf, 64);
+            ByteVector t2 = ByteVector.fromArray(b, buf, 128);
+            for (int i = 0; i < n; i++) {
+                x = x.selectFrom(t1, t2);
+            }
+            x.intoArray(buf, 192);
+        }
+
+        private static void xors(VectorSpecies<Byte> b, byte[] buf, int n) {
+            ByteVector x = ByteVector.fromArray(b, buf, 0), t1 = ByteVector.fromArray(b, buf, 64);
+            for (int i = 0; i < n; i++) {
+                x = x.lanewise(VectorOperators.XOR, t1).lanewise(VectorOperators.ADD, t1);
+            }
+            x.intoArray(buf, 192);
+        }
+    }
+
+    /** How the byte-permute fact was obtained, for {@code info}. */
+    public static String bytePermuteSource() {
+        String unused = BytePermute.UNAVAILABLE;
+        return BytePermute.how;
     }
 }

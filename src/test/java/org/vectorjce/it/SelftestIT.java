@@ -1,0 +1,39 @@
+package org.vectorjce.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code java -jar vectorjce.jar selftest} and {@code info} on this JVM (JDK 25, and JDK 17). */
+class SelftestIT {
+    @Test
+    void selftestPassesFromTheJar() throws Exception {
+        Jvms.Result r = Jvms.run(Jvms.thisJava(), List.of("--add-modules", "jdk.incubator.vector",
+                "-jar", Jvms.jar().toString(), "selftest"));
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().matches("(?s).*\\n\\d+ passed, 0 failed\\s*"), r.out());
+    }
+
+    /** On JDK 17-24 info says why the vector kernels are absent; on 25 they are there. */
+    @Test
+    void infoTellsWhatThisJdkGets() throws Exception {
+        Jvms.Result r = Jvms.run(Jvms.thisJava(), List.of("--add-modules", "jdk.incubator.vector",
+                "-jar", Jvms.jar().toString(), "info"));
+        assertEquals(0, r.exit(), r.out());
+        if (Jvms.thisFeature() < 25) {
+            assertTrue(r.out().contains("needs Java 25 or newer"), r.out());
+            assertTrue(r.out().contains("Twofish kernel:   twofish-table"), r.out());
+        } else {
+            assertTrue(r.out().contains("vector module:   present\n"), r.out());
+        }
+    }
+
+    /** Under failsafe the provider's classes come from the packaged jar, not target/classes. */
+    @Test
+    void providerComesFromTheJar() {
+        String where = String.valueOf(org.vectorjce.VectorJceProvider.class.getProtectionDomain().getCodeSource().getLocation());
+        assertTrue(where.endsWith(".jar"), "provider loaded from " + where);
+    }
+}
