@@ -133,6 +133,29 @@ final class LeakStats {
         return best;
     }
 
+    /**
+     * The smallest difference of means that would have crossed the threshold in the most
+     * sensitive test (the one with the smallest standard error): {@code THRESHOLD * min se}. A
+     * rough scale for "no evidence": a shift of the whole distribution by this much would have
+     * been flagged. NaN before any test has two samples a class.
+     */
+    double detectableDifference() {
+        double min = raw.standardError();
+        for (WelchT c : crops) {
+            double se = c.standardError();
+            if (!(se >= min) && !Double.isNaN(se)) {
+                min = se;
+            }
+        }
+        return THRESHOLD * min;
+    }
+
+    /** The test {@link #maxAbsT} comes from. */
+    WelchT maxTest() {
+        int i = argMaxAbsT();
+        return i < 0 ? raw : crops[i];
+    }
+
     /** The largest |t| of the raw test and the crops. */
     double maxAbsT() {
         int i = argMaxAbsT();

@@ -41,6 +41,14 @@ final class WelchT {
         return n[cls] < 2 ? 0 : m2[cls] / (n[cls] - 1);
     }
 
+    /** The denominator of {@link #t}, sqrt(var0 / n0 + var1 / n1); NaN below two samples a class. */
+    double standardError() {
+        if (n[0] < 2 || n[1] < 2) {
+            return Double.NaN;
+        }
+        return Math.sqrt(variance(0) / n[0] + variance(1) / n[1]);
+    }
+
     /**
      * Welch's t, positive when the fixed class (0) is slower; 0 while a class has fewer than two
      * samples or both variances are 0 with equal means; ±infinity for different means at zero variance.
