@@ -37,13 +37,11 @@ import org.vectorjce.VectorJceProvider;
  *       block function (and, with {@code --blocks} below a vector kernel's width, in its scalar
  *       fallback).</li>
  *   <li>{@code key}: the block function under different keys, with the key schedule kept out of
- *       the clock: two pools of {@value #POOL} pre-keyed ciphers, one keyed with the fixed key
- *       (all zero), one with random keys; each call encrypts the same fixed random message with
- *       the next cipher of the sample's pool. Before each sample one cipher of that class's pool
- *       is re-keyed (fixed key again, or a fresh random key), in both classes via a third
- *       "reset" key first, so both pools allocate fresh schedules at the same rate and have the
- *       same memory footprint. Finds key-dependent lookups in the rounds (Twofish's key-dependent
- *       S-box tables, the round keys' bytes indexing anything).</li>
+ *       the clock: before each sample one cipher is re-keyed, untimed, with the fixed key (all
+ *       zero) or a fresh random key, each time via a third "reset" key so that both classes get
+ *       a freshly built schedule; the sample times {@code batch} encryptions of one fixed random
+ *       message. The same cipher object serves both classes. Finds key-dependent lookups in the
+ *       rounds (Twofish's key-dependent S-box tables, round-key bytes indexing anything).</li>
  *   <li>{@code key-setup}: {@code Cipher.init} itself, i.e. the key schedule plus the provider's
  *       fixed per-init work; fixed key vs random keys. The provider keeps the schedule when a
  *       cipher is re-initialised with the key it already has, so every timed init goes to a
@@ -100,8 +98,6 @@ final class LeakCheck {
 
     /** A sample lasts at least this long once the batch is calibrated. */
     static final long TARGET_SAMPLE_NANOS = 10_000;
-    /** Ciphers per class in the {@code key} pools. */
-    static final int POOL = 8;
     /** Samples (both classes) for the crop thresholds; not part of the tests, as in dudect. */
     static final int CALIBRATION_SAMPLES = 1000;
     /** The planted check stops early once |t| passes this (well above 4.5). */
@@ -278,7 +274,9 @@ final class LeakCheck {
             }
             if (alg == null) {
                 throw new IllegalArgumentException("unknown kernel '" + k + "'; available: "
-                        + VectorJce.availableKernels("AES") + " " + VectorJce.availableKernels("Twofish"));
+                        + VectorJce.availableKernels("AES") + " " + VectorJce.availableKernels("Twofish")
+                        + ("present".equals(VectorJce.vectorModuleStatus()) ? ""
+                                : " (vector module " + VectorJce.vectorModuleStatus() + ")"));
             }
             if (declined != null) {
                 throw new IllegalArgumentException("kernel '" + k + "' is not available here: " + declined);
@@ -309,8 +307,18 @@ final class LeakCheck {
         out.println("# JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version")
                 + "; " + Runtime.getRuntime().availableProcessors() + " CPUs; vector module: "
                 + VectorJce.vectorModuleStatus());
-        out.println("# JIT monitor: " + Jit.description() + "; seed " + seed + "; " + o.blocks
-                + " blocks per call" + (o.quick ? "; quick" : ""));
+        out.println("# JIT monitor: " + Jit.description() + "; seed " + seed + (o.quick ? "; quick" : ""));
+        List<String> ts = new ArrayList<>();
+        for (Job j : jobs) {
+            if (!ts.contains(j.transformation())) {
+                ts.add(j.transformation());
+            }
+        }
+        out.println("# " + String.join(", ", ts) + "; " + o.keyBits + "-bit keys; data and key: " + o.blocks
+                + " blocks per call; classes " + classNames(o.classes) + "; "
+                + (seconds == Double.POSITIVE_INFINITY ? "" : String.format(Locale.ROOT, "%.1f s", seconds))
+                + (o.samples == Long.MAX_VALUE ? "" : (seconds == Double.POSITIVE_INFINITY ? "" : " or ")
+                        + o.samples + " samples") + " per cell" + (o.quick ? " at most" : ""));
 
         out.println(header());
 
@@ -343,7 +351,7 @@ final class LeakCheck {
         }
 
         // 2. The kernels.
-        int done = 0;
+        int done = 0, flagged = 0;
         for (Job j : jobs) {
             String prop = VectorJce.kernelProperty(j.algorithm());
             String saved = System.getProperty(prop);
@@ -371,6 +379,9 @@ final class LeakCheck {
                     Result r = measure(t, o.batch, new Budget(cellSeconds, o.samples, warmMin, warmMax,
                             Double.POSITIVE_INFINITY), rnd.split(), o.verbose ? out : null);
                     out.println(line(j.kernel(), sc.label, r));
+                    if (LeakStats.isLeakEvidence(r.maxAbsT)) {
+                        flagged++;
+                    }
                     done++;
                 }
             } finally {
@@ -381,8 +392,17 @@ final class LeakCheck {
                 }
             }
         }
-        out.printf(Locale.ROOT, "# %d cells in %.1f s%n", cells, (System.nanoTime() - start) / 1e9);
+        out.printf(Locale.ROOT, "# %d cells, %d with leak evidence, in %.1f s%n", cells, flagged,
+                (System.nanoTime() - start) / 1e9);
         return 0;
+    }
+
+    private static String classNames(List<SecretClass> classes) {
+        List<String> l = new ArrayList<>();
+        for (SecretClass c : classes) {
+            l.add(c.label);
+        }
+        return String.join(",", l);
     }
 
     static Target target(SecretClass sc, String transformation, Options o, SplittableRandom rnd) throws Exception {
@@ -777,15 +797,19 @@ final class LeakCheck {
         }
     }
 
-    /** {@code key}: pools of pre-keyed ciphers, fixed key vs random keys; one fixed message. */
+    /**
+     * {@code key}: one cipher, re-keyed (untimed) before every sample with the fixed key or a fresh
+     * random key, then timed encrypting one fixed random message {@code batch} times. The same
+     * cipher object serves both classes: a first version kept a pool of ciphers per class, and the
+     * two pools' different places in memory were enough for |t| ~50 on aes-jdk, whose block
+     * function does not look at the key bytes beyond AES-NI instructions.
+     */
     static final class KeyTarget extends CipherTarget {
-        private final Cipher[][] pools = new Cipher[2][POOL];
-        private final int[] next = new int[2];
+        private final Cipher c;
         private final byte[] fixedKey;
         private final byte[] resetKey;
         private final byte[] msg;
         private final byte[] out;
-        private Cipher[] pool;
 
         KeyTarget(String transformation, int keyBits, int blocks, SplittableRandom rnd) throws Exception {
             super(transformation, keyBits, rnd);
@@ -794,12 +818,8 @@ final class LeakCheck {
             msg = new byte[16 * blocks];
             rnd.nextBytes(msg);
             out = new byte[msg.length + 32];
-            for (int cls = 0; cls < 2; cls++) {
-                for (int i = 0; i < POOL; i++) {
-                    pools[cls][i] = newCipher();
-                    init(pools[cls][i], cls == 0 ? fixedKey : randomKey(transformation, keyBits, rnd));
-                }
-            }
+            c = newCipher();
+            init(c, resetKey);
         }
 
         @Override
@@ -809,19 +829,16 @@ final class LeakCheck {
 
         @Override
         void prepare(int cls) throws Exception {
-            // Re-key one cipher of this class: via the reset key, so that the fixed class, too,
-            // gets a freshly built schedule (the provider keeps it when the key is unchanged).
-            Cipher c = pools[cls][next[cls]++ % POOL];
+            // Via the reset key, so that the fixed class, too, gets a freshly built schedule
+            // (the provider keeps the schedule when the key is unchanged).
             init(c, resetKey);
             init(c, classKey(cls, fixedKey, transformation, keyBits, rnd));
-            pool = pools[cls];
         }
 
         @Override
         void run() throws Exception {
-            Cipher[] p = pool;
             for (int i = 0; i < batch; i++) {
-                p[i % POOL].doFinal(msg, 0, msg.length, out, 0);
+                c.doFinal(msg, 0, msg.length, out, 0);
             }
         }
 
