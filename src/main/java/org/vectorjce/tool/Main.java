@@ -36,6 +36,9 @@ public final class Main {
               info       provider version, JVM, vector module and width, compiler, and the
                          kernel each algorithm gets (with the reason for each kernel that declines)
               speed      MB/s of every algorithm x mode x key size (see 'speed --help')
+              leakcheck  dudect-style timing-leak check of every kernel: fixed vs random key and
+                         data, Welch's t; proves first that it sees a planted leak (see
+                         'leakcheck --help'); exit status 3 when the machine is too noisy
               help       this text
             """;
 
@@ -46,6 +49,7 @@ public final class Main {
             case "selftest" -> selftest(System.out);
             case "info" -> info(System.out);
             case "speed" -> Speed.run(rest, System.out, System.err);
+            case "leakcheck" -> LeakCheck.run(rest, System.out, System.err);
             case "help", "-h", "--help" -> {
                 System.out.print(USAGE);
                 yield 0;
