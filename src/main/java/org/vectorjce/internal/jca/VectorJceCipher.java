@@ -658,14 +658,18 @@ public final class VectorJceCipher extends CipherSpi {
             mode.processFinal(buf, 0, out, o, BLOCK);
             return w + BLOCK;
         }
-        // Decrypt: buffered == 16, the last block. Constant-time padding check (no early exit).
+        // Decrypt: buffered == 16, the last block. Padding check without an early exit or a
+        // data-dependent branch per byte: (d | -d) >>> 31 is 1 exactly when d != 0. The only
+        // branch is on the verdict; an unauthenticated CBC decryption is a padding oracle through
+        // its exception anyway (authenticate the ciphertext first).
         byte[] last = tail;
         mode.processFinal(buf, 0, last, 0, BLOCK);
         int pad = last[BLOCK - 1] & 0xff;
         int bad = ((pad - 1) >>> 31) | ((BLOCK - pad) >>> 31); // pad == 0 or pad > 16
         for (int i = 0; i < BLOCK; i++) {
             int inPad = (BLOCK - 1 - i - pad) >>> 31; // 1 when i >= 16 - pad
-            bad |= inPad & (((last[i] & 0xff) ^ pad) != 0 ? 1 : 0);
+            int d = (last[i] & 0xff) ^ pad;
+            bad |= inPad & ((d | -d) >>> 31);
         }
         if (bad != 0) {
             Arrays.fill(last, (byte) 0);
