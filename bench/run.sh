@@ -5,6 +5,8 @@
 #   bench/run.sh --build                 build the provider (mvn install at the root) and the suite
 #   bench/run.sh --quick [JMH options]   the quick variant: a few minutes (see bench/README.md)
 #   bench/run.sh [JMH options]           the full suite: hours; narrow it with -p name=v1,v2
+#   bench/run.sh --cold [N]              first AES/CBC operation in N fresh JVMs (default 15) per
+#                                        provider, VectorJCE and SunJCE alternating; medians
 #   bench/run.sh --jmh CLASS [options]   one benchmark class straight through JMH (e.g.
 #                                        PerMessageBench, whose parameters Run does not know)
 #
@@ -21,8 +23,8 @@ export JAVA_HOME
 JAVA="$JAVA_HOME/bin/java"
 
 if [ "${1:-}" = "--build" ]; then
-  (cd .. && mvn -B -q install -Dmaven.test.skip=true)
-  mvn -B -q -f pom.xml package
+  (cd .. && ./mvnw -B -q install -Dmaven.test.skip=true)
+  ../mvnw -B -q -f pom.xml package
   echo "built bench/target/benchmarks.jar"
   exit 0
 fi
@@ -33,6 +35,21 @@ fi
 
 name="full"
 for a in "$@"; do [ "$a" = "--quick" ] && name="quick"; done
+if [ "${1:-}" = "--cold" ]; then
+  n="${2:-15}"
+  for p in VectorJCE SunJCE; do : > "target/cold-$p.txt"; done
+  for i in $(seq "$n"); do
+    for p in VectorJCE SunJCE; do
+      "$JAVA" --add-modules jdk.incubator.vector -cp target/benchmarks.jar org.vectorjce.bench.ColdStart "$p" 2>/dev/null \
+        | awk '{print $2}' >> "target/cold-$p.txt"
+    done
+  done
+  for p in VectorJCE SunJCE; do
+    echo "$p: median $(sort -n "target/cold-$p.txt" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') ms over $n JVMs" \
+         "(min $(sort -n "target/cold-$p.txt" | head -1), max $(sort -n "target/cold-$p.txt" | tail -1))"
+  done
+  exit 0
+fi
 if [ "${1:-}" = "--jmh" ]; then
   shift
   name="$(date -u +%Y-%m-%d-%H%M)-${BENCH_NAME:-$(echo "${1:-jmh}" | tr 'A-Z' 'a-z')}"
