@@ -88,7 +88,12 @@ public final class AesTable extends BlockKernel {
     /** Decryption round keys for the equivalent inverse cipher. */
     private final int[] dk;
 
-    public AesTable(byte[] key) {
+    /** {@code aes-table} keyed with {@code key}. */
+    public static BlockKernel create(byte[] key) {
+        return new AesTable(key);
+    }
+
+    AesTable(byte[] key) {
         super("aes-table");
         this.rounds = key.length / 4 + 6;
         this.ek = new int[4 * (rounds + 1)];

@@ -48,20 +48,12 @@ public final class JdkAesKernel extends BlockKernel {
         if (sunJce() == null) {
             return "the SunJCE provider is not installed";
         }
-        // UseAESIntrinsics is a diagnostic flag, readable only with -XX:+UnlockDiagnosticVMOptions;
-        // otherwise the product flag UseAES (AES instructions in use, which turns the intrinsics on
-        // by default on x86 and AArch64) stands for it.
-        String flag = Platform.vmOption("UseAESIntrinsics");
-        String name = "UseAESIntrinsics";
-        if (flag == null) {
-            flag = Platform.vmOption("UseAES");
-            name = "UseAES";
+        String[] aes = Platform.aesInstructions();
+        if (aes[0] == null) {
+            return aes[1];
         }
-        if (flag == null) {
-            return "UseAESIntrinsics/UseAES cannot be read (jdk.management absent or not HotSpot)";
-        }
-        if (!Boolean.parseBoolean(flag)) {
-            return "the JVM's AES intrinsics are off (" + name + " is false)";
+        if (!Boolean.parseBoolean(aes[0])) {
+            return "the JVM's AES intrinsics are off (" + aes[1] + ")";
         }
         String c2 = Platform.c2Unavailable();
         if (c2 != null) {

@@ -4,7 +4,6 @@ import org.vectorjce.internal.aes.AesTable;
 import org.vectorjce.internal.aes.JdkAesKernel;
 import org.vectorjce.internal.twofish.TwofishTable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.logging.Level;
@@ -28,7 +27,8 @@ import java.util.logging.Logger;
  * loading was a third of the first operation's time in a fresh JVM).
  */
 public final class Kernels {
-    private static final Logger LOG = Logger.getLogger("org.vectorjce");
+    /** The logger's name; the logger itself is only touched off the caller's thread (see {@link ChoiceLog}). */
+    private static final String LOGGER = "org.vectorjce";
 
     /** System property prefix; the algorithm's lower-case name follows. */
     public static final String PROPERTY_PREFIX = "vectorjce.kernel.";
@@ -70,9 +70,17 @@ public final class Kernels {
     }
 
     private static List<KernelFactory> sorted(KernelFactory... fs) {
-        List<KernelFactory> l = new ArrayList<>(List.of(fs));
-        l.sort(Comparator.comparingInt(KernelFactory::priority).reversed());
-        return List.copyOf(l);
+        // Insertion sort by falling priority: no lambda or method reference here, whose
+        // bootstrap cost ~4 ms of a fresh JVM's first operation.
+        KernelFactory[] a = fs.clone();
+        for (int i = 1; i < a.length; i++) {
+            for (int j = i; j > 0 && a[j - 1].priority() < a[j].priority(); j--) {
+                KernelFactory t = a[j];
+                a[j] = a[j - 1];
+                a[j - 1] = t;
+            }
+        }
+        return List.of(a);
     }
 
     /** Whether {@code jdk.incubator.vector} is in the boot layer (without touching its classes). */
@@ -174,16 +182,7 @@ public final class Kernels {
     private static KernelFactory chooseDefault(String algorithm) {
         for (KernelFactory f : all(algorithm)) {
             if (f.unavailableReason() == null) {
-                if (LOG.isLoggable(Level.CONFIG)) {
-                    // One line per algorithm, once per JVM, with the reason of every kernel that declined.
-                    StringBuilder b = new StringBuilder("VectorJCE ").append(algorithm).append(" kernel: ")
-                            .append(f.name()).append(" (vector module ").append(vectorModuleStatus()).append(')');
-                    for (KernelFactory o : all(algorithm)) {
-                        String why = o.unavailableReason();
-                        b.append("; ").append(o.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
-                    }
-                    LOG.config(b.toString());
-                }
+                ChoiceLog.later(algorithm, f);
                 return f;
             }
         }
@@ -199,6 +198,49 @@ public final class Kernels {
      */
     public static KernelFactory forSingleBlocks(KernelFactory f) {
         return f.name().startsWith("twofish-vec") ? byName("Twofish", "twofish-table-2way") : f;
+    }
+
+    /**
+     * Logs the choice and every decline reason once per algorithm at {@code CONFIG}, from a daemon
+     * thread: initialising {@code java.util.logging} took ~10 ms of a fresh JVM's first operation
+     * here (a third of VectorJCE's extra cold-start cost over SunJCE), and describing the declined
+     * kernels would load the vector classes an AES program on {@code aes-jdk} never needs. Both now
+     * happen on another thread, and the description only when {@code CONFIG} is loggable.
+     */
+    private static final class ChoiceLog implements Runnable {
+        private final String algorithm;
+        private final KernelFactory chosen;
+
+        private ChoiceLog(String algorithm, KernelFactory chosen) {
+            this.algorithm = algorithm;
+            this.chosen = chosen;
+        }
+
+        static void later(String algorithm, KernelFactory chosen) {
+            ChoiceLog log = new ChoiceLog(algorithm, chosen);
+            try {
+                Thread t = new Thread(log, "vectorjce-config-log");
+                t.setDaemon(true);
+                t.start();
+            } catch (RuntimeException | Error e) {
+                log.run(); // no thread allowed: log here
+            }
+        }
+
+        @Override
+        public void run() {
+            Logger log = Logger.getLogger(LOGGER);
+            if (!log.isLoggable(Level.CONFIG)) {
+                return;
+            }
+            StringBuilder b = new StringBuilder("VectorJCE ").append(algorithm).append(" kernel: ")
+                    .append(chosen.name()).append(" (vector module ").append(vectorModuleStatus()).append(')');
+            for (KernelFactory o : all(algorithm)) {
+                String why = o.unavailableReason();
+                b.append("; ").append(o.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
+            }
+            log.config(b.toString());
+        }
     }
 
     /**
@@ -246,10 +288,12 @@ public final class Kernels {
         @Override
         public BlockKernel create(byte[] key) {
             return switch (name) {
+                // Static factories typed BlockKernel: the verifier then loads no kernel class
+                // before it is used (an AES program never loads TwofishTable).
                 case "aes-jdk" -> JdkAesKernel.create(key);
-                case "aes-table" -> new AesTable(key);
-                case "twofish-table-2way" -> TwofishTable.twoWay(key);
-                default -> TwofishTable.oneWay(key);
+                case "aes-table" -> AesTable.create(key);
+                case "twofish-table-2way" -> TwofishTable.create(key, true);
+                default -> TwofishTable.create(key, false);
             };
         }
 
@@ -338,7 +382,7 @@ public final class Kernels {
                             java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class));
                 } catch (ReflectiveOperationException | LinkageError e) {
                     failure = e.toString();
-                    LOG.log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);
+                    Logger.getLogger(LOGGER).log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);
                 }
                 REASON = reason;
                 CREATE = create;

@@ -30,6 +30,12 @@ public final class Platform {
         if (info.contains("interpreted mode")) {
             return "the JVM runs interpreted (-Xint)";
         }
+        if (info.contains("emulated-client")) {
+            return "C2 is off (emulated client VM)";
+        }
+        if (JvmArgs.AT_DEFAULTS_FOR_JIT) {
+            return null; // no JIT flag given anywhere: HotSpot's default, tiered up to C2
+        }
         try {
             com.sun.management.HotSpotDiagnosticMXBean hs =
                     ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
@@ -43,10 +49,92 @@ public final class Platform {
         } catch (LinkageError | RuntimeException e) {
             // jdk.management absent or flags unreadable: trust java.vm.info alone.
         }
-        if (info.contains("emulated-client")) {
-            return "C2 is off (emulated client VM)";
-        }
         return null;
+    }
+
+    /**
+     * Whether this JVM's HotSpot flags that mention any of {@code words} are certainly at their
+     * defaults: true only when the whole command line is known ({@code /proc/self/cmdline}) and
+     * neither it nor the environment's option variables ({@code JAVA_TOOL_OPTIONS},
+     * {@code JDK_JAVA_OPTIONS}, {@code _JAVA_OPTIONS}) mention them, and no argument file or flags
+     * file could hide them. Then the answer needs no {@code HotSpotDiagnosticMXBean}, whose
+     * loading was ~9 ms of a fresh JVM's first AES operation here; otherwise callers read the
+     * flags through it, exactly.
+     */
+    static boolean flagsAtDefaults(String cmdline, java.util.Map<String, String> env, String... words) {
+        if (cmdline == null) {
+            return false;
+        }
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.Arrays.asList(cmdline.split("\u0000")));
+        for (String v : new String[] {"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"}) {
+            String e = env.get(v);
+            if (e != null) {
+                args.addAll(java.util.Arrays.asList(e.trim().split("\\s+")));
+            }
+        }
+        for (int i = 1; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("@") || a.contains("Flags=") || a.contains("VMOptionsFile")) {
+                return false; // options we cannot see from here
+            }
+            for (String w : words) {
+                if (a.contains(w)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The JVM's own arguments, read once where the OS shows them (Linux). */
+    private static final class JvmArgs {
+        static final String CMDLINE = read();
+        static final boolean AT_DEFAULTS_FOR_JIT = flagsAtDefaults(CMDLINE, System.getenv(),
+                "Tiered", "-Xint", "-Xcomp", "UseCompiler", "CompilationMode", "-client", "EnableJVMCI", "C1");
+        static final boolean AT_DEFAULTS_FOR_AES = flagsAtDefaults(CMDLINE, System.getenv(), "AES");
+
+        private static String read() {
+            try {
+                Path p = Path.of("/proc/self/cmdline");
+                return Files.isReadable(p) ? new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.UTF_8) : null;
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Whether the JVM uses the CPU's AES instructions ({@code UseAES}; SunJCE's intrinsics follow
+     * it): {@code TRUE}/{@code FALSE} with how it was known, decided once. Where no flag mentions
+     * AES and the CPU lists AES (/proc/cpuinfo, sysctl), HotSpot's default is on; otherwise the
+     * flags are read.
+     */
+    public static String[] aesInstructions() {
+        return AesFact.VALUE;
+    }
+
+    private static final class AesFact {
+        static final String[] VALUE = decide();
+
+        private static String[] decide() {
+            Feature aes = cpuFeature("aes");
+            if (aes.known() && !aes.present()) {
+                return new String[] {"false", "the CPU lacks AES instructions (from " + aes.source() + ")"};
+            }
+            if (aes.known() && JvmArgs.AT_DEFAULTS_FOR_AES) {
+                return new String[] {"true", "CPU AES from " + aes.source() + ", no AES flag on the command line"};
+            }
+            // UseAESIntrinsics is a diagnostic flag, readable only with -XX:+UnlockDiagnosticVMOptions;
+            // otherwise the product flag UseAES (which turns the intrinsics on by default on x86 and
+            // AArch64) stands for it.
+            for (String name : new String[] {"UseAESIntrinsics", "UseAES"}) {
+                String v = vmOption(name);
+                if (v != null) {
+                    return new String[] {v, name + " is " + v};
+                }
+            }
+            return new String[] {null, "UseAESIntrinsics/UseAES cannot be read (jdk.management absent or not HotSpot)"};
+        }
     }
 
     /** A one-line description of the JIT for {@code info}. */

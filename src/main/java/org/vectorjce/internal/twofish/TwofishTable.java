@@ -38,6 +38,11 @@ import java.util.Arrays;
  */
 public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay {
 
+    /** {@code twofish-table-2way} or {@code twofish-table}, for the registry. */
+    public static BlockKernel create(byte[] key, boolean twoWay) {
+        return twoWay ? twoWay(key) : oneWay(key);
+    }
+
     /** {@code twofish-table}: one block per loop iteration. */
     public static TwofishTable oneWay(byte[] key) {
         return new TwofishTable("twofish-table", key);

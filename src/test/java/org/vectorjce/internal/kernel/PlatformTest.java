@@ -51,4 +51,24 @@ class PlatformTest {
         assertFalse(Platform.permuteLooksNative(8.0));
         assertFalse(Platform.permuteLooksNative(0), "a failed measurement is not a yes");
     }
+
+    /** The JVM-flag shortcut: only a fully visible command line without the words may skip JMX. */
+    @Test
+    void flagsAtDefaultsOnlyWhenNothingCouldHideThem() {
+        java.util.Map<String, String> none = java.util.Map.of();
+        String plain = String.join("\u0000", "java", "--add-modules", "jdk.incubator.vector", "-jar", "app.jar", "run");
+        assertTrue(Platform.flagsAtDefaults(plain, none, "AES"));
+        assertFalse(Platform.flagsAtDefaults(null, none, "AES"), "command line not visible (not Linux)");
+        assertFalse(Platform.flagsAtDefaults(plain.replace("run", "-XX:-UseAES"), none, "AES"));
+        assertFalse(Platform.flagsAtDefaults(String.join("\u0000", "java", "@opts.txt", "-jar", "a.jar"), none, "AES"),
+                "an argument file may hold flags");
+        assertFalse(Platform.flagsAtDefaults(String.join("\u0000", "java", "-XX:Flags=my.flags", "Main"), none, "AES"));
+        assertFalse(Platform.flagsAtDefaults(String.join("\u0000", "java", "-XX:VMOptionsFile=f", "Main"), none, "AES"));
+        assertFalse(Platform.flagsAtDefaults(plain, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Xmx1g -XX:-UseAESIntrinsics"), "AES"));
+        assertFalse(Platform.flagsAtDefaults(plain, java.util.Map.of("JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1"), "Tiered"));
+        assertTrue(Platform.flagsAtDefaults(plain, java.util.Map.of("_JAVA_OPTIONS", "-Xmx2g"), "AES", "Tiered"));
+        // The program's own arguments after the main class are not JVM flags, but a word there
+        // only costs the exact (slower) path: still correct.
+        assertFalse(Platform.flagsAtDefaults(plain.replace("run", "AES"), none, "AES"));
+    }
 }
