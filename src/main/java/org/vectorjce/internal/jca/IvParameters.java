@@ -7,6 +7,7 @@ import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.InvalidParameterSpecException;
 import java.util.HexFormat;
 import javax.crypto.spec.IvParameterSpec;
+import org.vectorjce.SectorParameterSpec;
 
 /**
  * {@code AlgorithmParameters} for the IV of every VectorJCE transformation ("AES", "Twofish"),
@@ -15,6 +16,19 @@ import javax.crypto.spec.IvParameterSpec;
  */
 public final class IvParameters extends AlgorithmParametersSpi {
     private byte[] iv;
+    /** Set instead of {@link #iv} for a cipher initialised with a {@link SectorParameterSpec}. */
+    private SectorParameterSpec sectors;
+
+    /** Initialised parameters holding a {@link SectorParameterSpec} (no ASN.1 encoding). */
+    static AlgorithmParameters of(String algorithm, SectorParameterSpec spec, java.security.Provider provider) {
+        AlgorithmParameters p = new AlgorithmParameters(new IvParameters(), provider, algorithm) { };
+        try {
+            p.init(spec);
+        } catch (InvalidParameterSpecException e) {
+            throw new AssertionError(e);
+        }
+        return p;
+    }
 
     /** Initialised parameters holding {@code iv}, for {@code Cipher.getParameters()}. */
     static AlgorithmParameters of(String algorithm, byte[] iv, java.security.Provider provider) {
@@ -29,8 +43,12 @@ public final class IvParameters extends AlgorithmParametersSpi {
 
     @Override
     protected void engineInit(AlgorithmParameterSpec spec) throws InvalidParameterSpecException {
+        if (spec instanceof SectorParameterSpec s) {
+            sectors = s;
+            return;
+        }
         if (!(spec instanceof IvParameterSpec ivSpec)) {
-            throw new InvalidParameterSpecException("IvParameterSpec required");
+            throw new InvalidParameterSpecException("IvParameterSpec or SectorParameterSpec required");
         }
         iv = ivSpec.getIV();
     }
@@ -55,6 +73,12 @@ public final class IvParameters extends AlgorithmParametersSpi {
     @Override
     protected <T extends AlgorithmParameterSpec> T engineGetParameterSpec(Class<T> spec)
             throws InvalidParameterSpecException {
+        if (sectors != null) {
+            if (spec.isAssignableFrom(SectorParameterSpec.class)) {
+                return spec.cast(sectors);
+            }
+            throw new InvalidParameterSpecException("These parameters hold a SectorParameterSpec, not a " + spec.getName());
+        }
         if (spec.isAssignableFrom(IvParameterSpec.class)) {
             return spec.cast(new IvParameterSpec(iv));
         }
@@ -62,7 +86,10 @@ public final class IvParameters extends AlgorithmParametersSpi {
     }
 
     @Override
-    protected byte[] engineGetEncoded() {
+    protected byte[] engineGetEncoded() throws IOException {
+        if (sectors != null) {
+            throw new IOException("A SectorParameterSpec has no ASN.1 encoding");
+        }
         byte[] e = new byte[iv.length + 2];
         e[0] = 0x04;
         e[1] = (byte) iv.length;
@@ -77,6 +104,9 @@ public final class IvParameters extends AlgorithmParametersSpi {
 
     @Override
     protected String engineToString() {
+        if (sectors != null) {
+            return sectors.toString();
+        }
         // The IV is not secret: SunJCE prints it too.
         return "IV: " + HexFormat.of().formatHex(iv);
     }

@@ -1,11 +1,5 @@
 package org.vectorjce.internal.jca;
 
-import org.vectorjce.internal.kernel.BlockKernel;
-import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.mode.Mode;
-import org.vectorjce.internal.mode.ModeArithmetic;
-import org.vectorjce.internal.mode.XtsMode;
 import java.security.AlgorithmParameters;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
@@ -29,6 +23,14 @@ import javax.crypto.SecretKey;
 import javax.crypto.ShortBufferException;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.mode.Mode;
+import org.vectorjce.internal.mode.ModeArithmetic;
+import org.vectorjce.internal.mode.XtsMode;
+import org.vectorjce.internal.sector.IvGenerator;
 
 /**
  * The one generic {@code CipherSpi} of the provider (layer 1): key and parameter checks, update
@@ -123,6 +125,9 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected AlgorithmParameters engineGetParameters() {
+        if (sector != null) {
+            return IvParameters.of(algorithm, sector.spec, provider);
+        }
         if (!ivSet) {
             return null;
         }
@@ -144,6 +149,7 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
+        sector = null;
         try {
             init(opmode, key, null, random, false);
         } catch (InvalidAlgorithmParameterException e) {
@@ -156,21 +162,34 @@ public final class VectorJceCipher extends CipherSpi {
     protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
         byte[] ivBytes = null;
+        if (params instanceof SectorParameterSpec sectors) {
+            initSectors(opmode, key, sectors);
+            return;
+        }
         if (params != null) {
             if (!(params instanceof IvParameterSpec ivSpec)) {
                 throw new InvalidAlgorithmParameterException("Wrong parameter type: "
-                        + params.getClass().getName() + "; " + modeId + " takes an IvParameterSpec");
+                        + params.getClass().getName() + "; " + modeId + " takes an IvParameterSpec"
+                        + (sectorCapable() ? " or a SectorParameterSpec" : ""));
             }
             ivBytes = ivSpec.getIV();
         }
+        sector = null;
         init(opmode, key, ivBytes, random, true);
     }
 
     @Override
     protected void engineInit(int opmode, Key key, AlgorithmParameters params, SecureRandom random)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
-        IvParameterSpec spec = null;
+        AlgorithmParameterSpec spec = null;
         if (params != null) {
+            try {
+                spec = params.getParameterSpec(SectorParameterSpec.class);
+            } catch (InvalidParameterSpecException e) {
+                spec = null; // an IV, then
+            }
+        }
+        if (params != null && spec == null) {
             try {
                 spec = params.getParameterSpec(IvParameterSpec.class);
             } catch (InvalidParameterSpecException e) {
@@ -237,6 +256,173 @@ public final class VectorJceCipher extends CipherSpi {
         } finally {
             Arrays.fill(k, (byte) 0);
         }
+    }
+
+    // ---------------------------------------------------------------- many sectors per call
+
+    /** The sector state while a {@link SectorParameterSpec} is in force, else null. */
+    private Sectors sector;
+
+    /** What a {@link SectorParameterSpec} adds: the spec, its IV generator, a partial sector. */
+    private static final class Sectors {
+        final SectorParameterSpec spec;
+        final int size;
+        final IvGenerator ivs;
+        /** The IV sector number step per sector: 1 with iv_large_sectors, else size / 512. */
+        final long step;
+        final byte[] partial;
+        int buffered;
+        /** Sectors processed since init or the last doFinal. */
+        long done;
+
+        Sectors(SectorParameterSpec spec, IvGenerator ivs) {
+            this.spec = spec;
+            this.size = spec.getSectorSize();
+            this.ivs = ivs;
+            this.step = spec.isIvLargeSectors() ? 1 : size / 512;
+            this.partial = new byte[size];
+        }
+
+        /** The IV sector number of the message's sector {@code i}. */
+        long ivNumber(long i) {
+            return (spec.getFirstSector() + i) * step;
+        }
+
+        void restart() {
+            java.util.Arrays.fill(partial, 0, buffered, (byte) 0);
+            buffered = 0;
+            done = 0;
+        }
+    }
+
+    private boolean sectorCapable() {
+        return modeId == ModeId.XTS || modeId == ModeId.LRW || (modeId == ModeId.CBC && !padding);
+    }
+
+    private String transformation() {
+        return algorithm + "/" + modeId + "/" + (padding ? "PKCS5Padding" : "NoPadding");
+    }
+
+    /** init with a {@link SectorParameterSpec}: checks it, keys the mode as usual, sets up the IVs. */
+    private void initSectors(int opmode, Key key, SectorParameterSpec spec)
+            throws InvalidKeyException, InvalidAlgorithmParameterException {
+        if (!sectorCapable()) {
+            throw new InvalidAlgorithmParameterException("A SectorParameterSpec is for AES|Twofish/XTS/NoPadding,"
+                    + " LRW/NoPadding and CBC/NoPadding, not " + transformation());
+        }
+        int size = spec.getSectorSize();
+        if (size != 512 && size != 1024 && size != 2048 && size != 4096) {
+            throw new InvalidAlgorithmParameterException("Bad sector size " + size + ": 512, 1024, 2048 or 4096 bytes");
+        }
+        String[] allowed = IvGenerator.allowed(modeId.name());
+        if (!Arrays.asList(allowed).contains(spec.getIvGenerator())) {
+            throw new InvalidAlgorithmParameterException("IV generator '" + spec.getIvGenerator() + "' is not one "
+                    + transformation() + " takes with a SectorParameterSpec: " + String.join(", ", allowed));
+        }
+        // Key set-up as for any init; the zero IV is only the mode's start, each sector gets its own.
+        sector = null;
+        init(opmode, key, new byte[BLOCK], null, true);
+        IvGenerator gen;
+        if (spec.getIvGenerator().startsWith("essiv")) {
+            byte[] k = encodedKey(key);
+            try {
+                gen = IvGenerator.create(spec.getIvGenerator(), k, keyFactory);
+            } finally {
+                Arrays.fill(k, (byte) 0);
+            }
+        } else {
+            gen = IvGenerator.create(spec.getIvGenerator(), null, keyFactory);
+        }
+        ivSet = false; // no single IV: getIV() is null, getParameters() holds the spec
+        sector = new Sectors(spec, gen);
+        sectorIvs = sectorIvs == null ? new byte[BLOCK * SECTOR_BATCH] : sectorIvs;
+    }
+
+    /** IVs of up to this many sectors are made at once (ESSIV encrypts them in one kernel call). */
+    private static final int SECTOR_BATCH = 64;
+    private byte[] sectorIvs;
+    private final byte[] oneIv = new byte[BLOCK];
+
+    private int sectorOutputLength(int len) {
+        long t = (long) sector.buffered + len;
+        return (int) Math.min(t - t % sector.size, Integer.MAX_VALUE);
+    }
+
+    /** update under a SectorParameterSpec: whole sectors out, a partial one kept. Output checked. */
+    private int sectorUpdate(byte[] in, int inOff, int len, byte[] out, int outOff) {
+        Sectors st = sector;
+        int size = st.size;
+        int produce = sectorOutputLength(len);
+        if (in == out && inOff < outOff + produce && outOff < inOff + len && (inOff != outOff || st.buffered != 0)) {
+            in = Arrays.copyOfRange(in, inOff, inOff + len);
+            inOff = 0;
+        }
+        int o = outOff;
+        if (st.buffered > 0) {
+            int take = Math.min(len, size - st.buffered);
+            System.arraycopy(in, inOff, st.partial, st.buffered, take);
+            st.buffered += take;
+            inOff += take;
+            len -= take;
+            if (st.buffered == size) {
+                runSectors(st.partial, 0, out, o, 1);
+                o += size;
+                st.buffered = 0;
+            }
+        }
+        int whole = len / size;
+        if (whole > 0) {
+            runSectors(in, inOff, out, o, whole);
+            o += whole * size;
+            inOff += whole * size;
+            len -= whole * size;
+        }
+        if (len > 0) {
+            System.arraycopy(in, inOff, st.partial, st.buffered, len);
+            st.buffered += len;
+        }
+        return o - outOff;
+    }
+
+    /**
+     * {@code count} whole sectors, each one data unit of the mode with its own IV: the IVs of a
+     * batch first (one kernel call for ESSIV), then each sector as a message of its own.
+     */
+    private void runSectors(byte[] in, int inOff, byte[] out, int outOff, int count) {
+        Sectors st = sector;
+        int size = st.size;
+        for (int done = 0; done < count; ) {
+            int n = Math.min(count - done, SECTOR_BATCH);
+            st.ivs.fill(st.ivNumber(st.done), st.step, n, sectorIvs, 0);
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(sectorIvs, BLOCK * i, oneIv, 0, BLOCK);
+                mode.start(encrypt, oneIv);
+                mode.processFinal(in, inOff, out, outOff, size);
+                inOff += size;
+                outOff += size;
+            }
+            st.done += n;
+            done += n;
+        }
+    }
+
+    private int sectorDoFinal(byte[] in, int inOff, int len, byte[] out, int outOff)
+            throws ShortBufferException, IllegalBlockSizeException {
+        if (outOff < 0 || outOff > out.length) {
+            throw new IllegalArgumentException("Bad output offset " + outOff + " for array length " + out.length);
+        }
+        Sectors st = sector;
+        long total = (long) st.buffered + len;
+        if (total % st.size != 0) {
+            // Nothing is consumed: the buffered bytes stay, the rest can follow.
+            throw new IllegalBlockSizeException("Input is not a whole number of " + st.size + "-byte sectors: "
+                    + total + " bytes" + (st.buffered > 0 ? " (" + st.buffered + " buffered)" : "")
+                    + "; nothing was processed");
+        }
+        checkOutput(out, outOff, (int) total);
+        int n = sectorUpdate(in, inOff, len, out, outOff);
+        st.restart();
+        return n;
     }
 
     private void start(boolean enc, byte[] newIv) {
@@ -379,6 +565,9 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected int engineGetOutputSize(int inputLen) {
+        if (sector != null) {
+            return (int) Math.min((long) sector.buffered + Math.max(inputLen, 0), Integer.MAX_VALUE);
+        }
         long n = (long) buffered + Math.max(inputLen, 0);
         if (padding && encrypt) {
             n = (n / BLOCK + 1) * BLOCK;
@@ -425,6 +614,11 @@ public final class VectorJceCipher extends CipherSpi {
             inOff = len = 0;
         }
         checkRange(in, inOff, len, "Input");
+        if (sector != null) {
+            byte[] out = new byte[sectorOutputLength(len)];
+            sectorUpdate(in, inOff, len, out, 0);
+            return out;
+        }
         byte[] out = new byte[updateOutputLength(len)];
         int n = update(in, inOff, len, out, 0);
         return n == out.length ? out : Arrays.copyOf(out, n);
@@ -438,6 +632,10 @@ public final class VectorJceCipher extends CipherSpi {
             inOff = len = 0;
         }
         checkRange(in, inOff, len, "Input");
+        if (sector != null) {
+            checkOutput(out, outOff, sectorOutputLength(len));
+            return sectorUpdate(in, inOff, len, out, outOff);
+        }
         checkOutput(out, outOff, updateOutputLength(len));
         return update(in, inOff, len, out, outOff);
     }
@@ -521,7 +719,7 @@ public final class VectorJceCipher extends CipherSpi {
         checkRange(in, inOff, len, "Input");
         byte[] out = new byte[engineGetOutputSize(len)];
         try {
-            int n = doFinal(in, inOff, len, out, 0);
+            int n = sector != null ? sectorDoFinal(in, inOff, len, out, 0) : doFinal(in, inOff, len, out, 0);
             return n == out.length ? out : Arrays.copyOf(out, n);
         } catch (ShortBufferException e) {
             throw new AssertionError("output sized by engineGetOutputSize", e);
@@ -539,6 +737,9 @@ public final class VectorJceCipher extends CipherSpi {
         checkRange(in, inOff, len, "Input");
         if (out == null) {
             throw new IllegalArgumentException("Output buffer is null");
+        }
+        if (sector != null) {
+            return sectorDoFinal(in, inOff, len, out, outOff);
         }
         return doFinal(in, inOff, len, out, outOff);
     }
