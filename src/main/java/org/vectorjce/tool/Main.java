@@ -39,6 +39,8 @@ public final class Main {
               leakcheck  dudect-style timing-leak check of every kernel: fixed vs random key and
                          data, Welch's t; proves first that it sees a planted leak (see
                          'leakcheck --help'); exit status 3 when the machine is too noisy
+              image      encrypt|decrypt a raw disk image sector by sector, as dm-crypt's plain
+                         mode (cryptsetup's option names; see 'image --help')
               help       this text
             """;
 
@@ -50,6 +52,7 @@ public final class Main {
             case "info" -> info(System.out);
             case "speed" -> Speed.run(rest, System.out, System.err);
             case "leakcheck" -> LeakCheck.run(rest, System.out, System.err);
+            case "image" -> ImageCommand.run(rest, System.out, System.err);
             case "help", "-h", "--help" -> {
                 System.out.print(USAGE);
                 yield 0;

@@ -1,0 +1,290 @@
+package org.vectorjce.tool;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Locale;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
+import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.VectorJceProvider;
+
+/**
+ * {@code image encrypt|decrypt}: a whole raw disk image into a new file, sector by sector as Linux
+ * dm-crypt's plain mode does, with cryptsetup's option names. The result opens with
+ * {@code cryptsetup open --type plain} and the same options (see the README).
+ */
+final class ImageCommand {
+    private ImageCommand() {
+    }
+
+    static final String USAGE = """
+            usage: image encrypt|decrypt --cipher SPEC --key-file FILE [options] INPUT OUTPUT
+              --cipher SPEC        cryptsetup's cipher: aes-xts-plain64, twofish-xts-plain64,
+                                   aes-cbc-essiv:sha256, twofish-lrw-benbi, ... (cipher-mode-ivgen)
+              --key-file FILE      the raw key; --key-size BITS reads that many bits from its start
+                                   (default: the whole file). XTS: K1 || K2 (256, 384 or 512 bits);
+                                   LRW: key || 128-bit tweak key; CBC: 128, 192 or 256 bits
+              --sector-size N      512 (default), 1024, 2048 or 4096
+              --iv-large-sectors   IV sector numbers count N-byte sectors, not 512-byte ones
+              --skip N             IV offset in 512-byte sectors (cryptsetup --skip), default 0
+              --force              overwrite OUTPUT if it exists (never INPUT)
+            INPUT must be a whole number of sectors; OUTPUT is a new file of the same size.
+            A progress line goes to the terminal when stderr is one. Exit status: 0 done,
+            1 I/O error, 2 bad options, key, size or files.
+            """;
+
+    /** Bad options, key, sizes or files: a one-line reason, exit status 2. */
+    static final class UsageError extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageError(String message) {
+            super(message);
+        }
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        try {
+            return image(args, out, err);
+        } catch (UsageError e) {
+            err.println("image: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("image: " + e);
+            return 1;
+        }
+    }
+
+    private static int image(String[] args, PrintStream out, PrintStream err) throws UsageError, IOException {
+        if (args.length == 0 || args[0].equals("--help")) {
+            err.print(USAGE);
+            return args.length == 0 ? 2 : 0;
+        }
+        String verb = args[0];
+        if (!verb.equals("encrypt") && !verb.equals("decrypt")) {
+            throw new UsageError("the first argument is encrypt or decrypt, not '" + verb + "'");
+        }
+        String cipherSpec = null, keyFile = null;
+        int keyBits = -1, sectorSize = 512;
+        long skip = 0;
+        boolean large = false, force = false;
+        String input = null, output = null;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--cipher", "-c" -> cipherSpec = value(args, ++i, a);
+                case "--key-file", "-d" -> keyFile = value(args, ++i, a);
+                case "--key-size", "-s" -> keyBits = number(value(args, ++i, a), a);
+                case "--sector-size" -> sectorSize = number(value(args, ++i, a), a);
+                case "--skip", "-p" -> {
+                    String v = value(args, ++i, a);
+                    try {
+                        skip = Long.parseUnsignedLong(v);
+                    } catch (NumberFormatException e) {
+                        throw new UsageError(a + " " + v + ": not a sector count");
+                    }
+                }
+                case "--iv-large-sectors" -> large = true;
+                case "--force" -> force = true;
+                default -> {
+                    if (a.startsWith("-")) {
+                        throw new UsageError("unknown option " + a + " (see 'image --help')");
+                    } else if (input == null) {
+                        input = a;
+                    } else if (output == null) {
+                        output = a;
+                    } else {
+                        throw new UsageError("one INPUT and one OUTPUT, not also '" + a + "'");
+                    }
+                }
+            }
+        }
+        if (cipherSpec == null || keyFile == null || input == null || output == null) {
+            throw new UsageError("--cipher, --key-file, INPUT and OUTPUT are required (see 'image --help')");
+        }
+        if (sectorSize != 512 && sectorSize != 1024 && sectorSize != 2048 && sectorSize != 4096) {
+            throw new UsageError("--sector-size " + sectorSize + ": 512, 1024, 2048 or 4096");
+        }
+        if (skip * 512 % sectorSize != 0) {
+            throw new UsageError("--skip " + skip + " (512-byte sectors) is not a whole number of " + sectorSize
+                    + "-byte sectors");
+        }
+        String[] parts = cipherSpec.split("-", 3);
+        if (parts.length != 3) {
+            throw new UsageError("--cipher " + cipherSpec + ": cipher-mode-ivgenerator, e.g. aes-xts-plain64");
+        }
+        String alg = parts[0].equalsIgnoreCase("aes") ? "AES" : parts[0].equalsIgnoreCase("twofish") ? "Twofish" : null;
+        if (alg == null) {
+            throw new UsageError("--cipher " + cipherSpec + ": the cipher is aes or twofish");
+        }
+        String mode = parts[1].toUpperCase(Locale.ROOT);
+
+        Path in = Path.of(input), outPath = Path.of(output);
+        if (!Files.isRegularFile(in)) {
+            throw new UsageError("INPUT " + input + " is not a readable file");
+        }
+        if (Files.exists(outPath) && Files.isSameFile(in, outPath)) {
+            throw new UsageError("OUTPUT is INPUT (" + output + "): refusing to overwrite the input");
+        }
+        long size = Files.size(in);
+        if (size % sectorSize != 0) {
+            throw new UsageError("INPUT is " + size + " bytes: not a whole number of " + sectorSize + "-byte sectors");
+        }
+        byte[] key = readKey(keyFile, keyBits);
+        try {
+            Cipher c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", new VectorJceProvider());
+            int opmode = verb.equals("encrypt") ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
+            long first = skip * 512 / sectorSize;
+            SecretKeySpec k = new SecretKeySpec(key, alg);
+            try {
+                c.init(opmode, k, new SectorParameterSpec(parts[2].toLowerCase(Locale.ROOT), first, sectorSize, large));
+            } catch (GeneralSecurityException e) {
+                throw new UsageError(e.getMessage() + " (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
+            }
+            try (FileChannel src = FileChannel.open(in, StandardOpenOption.READ);
+                 FileChannel dst = FileChannel.open(outPath, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                         force ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW)) {
+                copy(c, k, opmode, parts[2].toLowerCase(Locale.ROOT), first, sectorSize, large, src, dst, size, err);
+            } catch (FileAlreadyExistsException e) {
+                throw new UsageError("OUTPUT " + output + " exists (--force overwrites it)");
+            } catch (NoSuchFileException e) {
+                throw new UsageError("cannot create OUTPUT " + output + ": no such directory");
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        } finally {
+            Arrays.fill(key, (byte) 0);
+        }
+        out.printf("%sed %d bytes (%d sectors of %d bytes) with %s into %s%n", verb, size, size / sectorSize,
+                sectorSize, cipherSpec, output);
+        return 0;
+    }
+
+    /** The image through the cipher, 1 MiB of whole sectors per call, with a progress line on a terminal. */
+    private static void copy(Cipher c, SecretKeySpec k, int opmode, String gen, long first, int sectorSize,
+            boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
+            throws IOException, GeneralSecurityException {
+        byte[] buf = new byte[1 << 20];
+        Progress progress = Progress.forTerminal(err, size);
+        long done = 0;
+        while (done < size) {
+            int n = (int) Math.min(buf.length, size - done);
+            ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
+            while (b.hasRemaining()) {
+                if (src.read(b) < 0) {
+                    throw new IOException("INPUT ended early at byte " + (done + b.position()));
+                }
+            }
+            c.init(opmode, k, new SectorParameterSpec(gen, first + done / sectorSize, sectorSize, large));
+            c.doFinal(buf, 0, n, buf, 0);
+            b = ByteBuffer.wrap(buf, 0, n);
+            while (b.hasRemaining()) {
+                dst.write(b);
+            }
+            done += n;
+            progress.update(done);
+        }
+        Arrays.fill(buf, (byte) 0);
+        progress.finish(done);
+    }
+
+    /** A one-line progress bar on a terminal: bytes, MB/s, time left; nothing when stderr is piped. */
+    static final class Progress {
+        private final PrintStream err;
+        private final long total;
+        private final long start = System.nanoTime();
+        private long last;
+
+        private Progress(PrintStream err, long total) {
+            this.err = err;
+            this.total = total;
+        }
+
+        static Progress forTerminal(PrintStream err, long total) {
+            return isTerminal() ? new Progress(err, total) : new Progress(null, total);
+        }
+
+        /** System.console() is a terminal (JDK 22+ asks isTerminal(); before, non-null means one). */
+        static boolean isTerminal() {
+            java.io.Console c = System.console();
+            if (c == null) {
+                return false;
+            }
+            try {
+                return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+            } catch (ReflectiveOperationException e) {
+                return true;
+            }
+        }
+
+        void update(long done) {
+            long now = System.nanoTime();
+            if (err == null || now - last < 200_000_000L) {
+                return;
+            }
+            last = now;
+            err.print("\r" + line(done, now));
+            err.flush();
+        }
+
+        void finish(long done) {
+            if (err != null) {
+                err.print("\r" + line(done, System.nanoTime()) + "\n");
+                err.flush();
+            }
+        }
+
+        String line(long done, long now) {
+            double s = Math.max(1e-9, (now - start) / 1e9);
+            double mbps = done / s / 1e6;
+            int width = 30;
+            int filled = total == 0 ? width : (int) (width * done / total);
+            long left = mbps <= 0 ? 0 : (long) ((total - done) / 1e6 / mbps);
+            return String.format("[%s%s] %,d / %,d MiB  %.0f MB/s  %d:%02d left ", "#".repeat(filled),
+                    ".".repeat(width - filled), done >> 20, total >> 20, mbps, left / 60, left % 60);
+        }
+    }
+
+    private static byte[] readKey(String file, int bits) throws UsageError, IOException {
+        Path p = Path.of(file);
+        if (!Files.isRegularFile(p)) {
+            throw new UsageError("--key-file " + file + " is not a readable file");
+        }
+        byte[] all = Files.readAllBytes(p);
+        try {
+            if (bits < 0) {
+                return all.clone();
+            }
+            if (bits % 8 != 0 || bits / 8 > all.length) {
+                throw new UsageError("--key-size " + bits + ": the key file has " + all.length * 8 + " bits"
+                        + (bits % 8 != 0 ? ", and the size must be whole bytes" : ""));
+            }
+            return Arrays.copyOf(all, bits / 8);
+        } finally {
+            Arrays.fill(all, (byte) 0);
+        }
+    }
+
+    private static String value(String[] args, int i, String option) throws UsageError {
+        if (i >= args.length) {
+            throw new UsageError(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static int number(String v, String option) throws UsageError {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new UsageError(option + " " + v + ": not a number");
+        }
+    }
+}
