@@ -341,7 +341,6 @@ public final class VectorJceCipher extends CipherSpi {
     /** IVs of up to this many sectors are made at once (ESSIV encrypts them in one kernel call). */
     private static final int SECTOR_BATCH = 64;
     private byte[] sectorIvs;
-    private final byte[] oneIv = new byte[BLOCK];
 
     private int sectorOutputLength(int len) {
         long t = (long) sector.buffered + len;
@@ -394,13 +393,9 @@ public final class VectorJceCipher extends CipherSpi {
         for (int done = 0; done < count; ) {
             int n = Math.min(count - done, SECTOR_BATCH);
             st.ivs.fill(st.ivNumber(st.done), st.step, n, sectorIvs, 0);
-            for (int i = 0; i < n; i++) {
-                System.arraycopy(sectorIvs, BLOCK * i, oneIv, 0, BLOCK);
-                mode.start(encrypt, oneIv);
-                mode.processFinal(in, inOff, out, outOff, size);
-                inOff += size;
-                outOff += size;
-            }
+            mode.processUnits(in, inOff, out, outOff, size, n, sectorIvs);
+            inOff += n * size;
+            outOff += n * size;
             st.done += n;
             done += n;
         }

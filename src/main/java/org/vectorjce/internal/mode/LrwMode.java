@@ -46,6 +46,9 @@ final class LrwMode extends Mode {
             startValid = false;
             Arrays.fill(startState, 0);
             Arrays.fill(chunkStart, 0);
+            if (unitStates != null) {
+                Arrays.fill(unitStates, 0);
+            }
             if (work != null) {
                 Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
             }
@@ -91,6 +94,51 @@ final class LrwMode extends Mode {
         }
     }
 
+    /** Per-unit {T_0 state} for {@link #processUnits}: {tHi, tLo, iHi, iLo} each. */
+    private long[] unitStates;
+    private final long[] unitState = new long[4];
+
+    /**
+     * Many LRW runs (sectors), each from its own block index: T_0 of every unit by the 8-bit
+     * tables, then per chunk of whole units the tweak XOR of each, one ECB call, the second XOR.
+     */
+    @Override
+    public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
+        if (unitStates == null || unitStates.length < 4 * count) {
+            unitStates = new long[4 * Math.max(count, 64)];
+        }
+        long[] st = unitState;
+        for (int u = 0; u < count; u++) {
+            ModeArithmetic.lrwTweak(mulinc, (long) ModeArithmetic.BE64.get(ivs, BLOCK * u),
+                    (long) ModeArithmetic.BE64.get(ivs, BLOCK * u + 8), st);
+            System.arraycopy(st, 0, unitStates, 4 * u, 4);
+        }
+        ModeArithmetic ops = ops();
+        int perChunk = Math.max(1, CHUNK_BLOCKS * BLOCK / unitLen);
+        byte[] work = this.work = scratch(this.work, Math.min(count, perChunk) * unitLen);
+        int unitBlocks = unitLen / BLOCK;
+        for (int u = 0; u < count; ) {
+            int n = Math.min(perChunk, count - u);
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(unitStates, 4 * (u + i), st, 0, 4);
+                ops.lrwXor(st, mulinc, in, inOff + i * unitLen, work, i * unitLen, unitBlocks);
+            }
+            if (encrypt) {
+                kernel.encryptBlocks(work, 0, out, outOff, n * unitBlocks);
+            } else {
+                kernel.decryptBlocks(work, 0, out, outOff, n * unitBlocks);
+            }
+            for (int i = 0; i < n; i++) {
+                System.arraycopy(unitStates, 4 * (u + i), st, 0, 4);
+                ops.lrwXor(st, mulinc, out, outOff + i * unitLen, out, outOff + i * unitLen, unitBlocks);
+            }
+            inOff += n * unitLen;
+            outOff += n * unitLen;
+            u += n;
+        }
+        Arrays.fill(st, 0);
+    }
+
     @Override
     public void destroy() {
         super.destroy();
@@ -101,6 +149,9 @@ final class LrwMode extends Mode {
         startValid = false;
         if (work != null) {
             Arrays.fill(work, (byte) 0);
+        }
+        if (unitStates != null) {
+            Arrays.fill(unitStates, 0);
         }
     }
 }

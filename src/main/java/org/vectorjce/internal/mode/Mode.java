@@ -121,6 +121,24 @@ public abstract class Mode {
         process(in, inOff, out, outOff, len);
     }
 
+    /**
+     * {@code count} independent messages of {@code unitLen} bytes each (disk sectors: whole
+     * blocks), message {@code i} with the IV at {@code ivs[16 i ..]}: as {@link #start} and
+     * {@link #processFinal} per message, which is what this default does. XTS and LRW override it
+     * to run the whole request on their bulk path: all first tweaks at once, one kernel call per
+     * chunk of messages. Leaves the mode in an unspecified state: the caller starts it again.
+     */
+    private final byte[] unitIv = new byte[BLOCK];
+
+    public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
+        byte[] iv = unitIv;
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(ivs, BLOCK * i, iv, 0, BLOCK);
+            start(encrypt, iv);
+            processFinal(in, inOff + i * unitLen, out, outOff + i * unitLen, unitLen);
+        }
+    }
+
     /** A copy of the chaining state, so a failed doFinal can be undone; null when stateless. */
     public byte[] saveState() {
         return null;

@@ -56,6 +56,9 @@ public final class XtsMode extends Mode {
             startValid = false;
             startTweak[0] = startTweak[1] = 0;
             chunkStart[0] = chunkStart[1] = 0;
+            if (unitTweaks != null) {
+                Arrays.fill(unitTweaks, (byte) 0);
+            }
             if (work != null) {
                 Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
             }
@@ -104,6 +107,53 @@ public final class XtsMode extends Mode {
             outOff += n;
             len -= n;
         }
+    }
+
+    /** The first tweaks E(K2, i) of a batch of data units (see {@link #processUnits}). */
+    private byte[] unitTweaks;
+    private final long[] unitTweak = new long[2];
+
+    /**
+     * Many data units (sectors), each with its own tweak: all first tweaks E(K2, i) in one kernel
+     * call, then, per chunk of whole units, the tweak XOR of every unit, one ECB call for the
+     * chunk, and the second XOR: a 1 MiB request of 512-byte sectors makes ~64 kernel calls
+     * instead of ~4,000.
+     */
+    @Override
+    public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
+        if (unitTweaks == null || unitTweaks.length < BLOCK * count) {
+            unitTweaks = new byte[BLOCK * Math.max(count, 64)];
+        }
+        tweakKernel.encryptBlocks(ivs, 0, unitTweaks, 0, count);
+        ModeArithmetic ops = ops();
+        int perChunk = Math.max(1, CHUNK_BLOCKS * BLOCK / unitLen);
+        byte[] work = this.work = scratch(this.work, Math.min(count, perChunk) * unitLen);
+        int unitBlocks = unitLen / BLOCK;
+        for (int u = 0; u < count; ) {
+            int n = Math.min(perChunk, count - u);
+            for (int i = 0; i < n; i++) {
+                setUnitTweak(u + i);
+                ops.xtsXor(unitTweak, in, inOff + i * unitLen, work, i * unitLen, unitBlocks);
+            }
+            if (encrypt) {
+                kernel.encryptBlocks(work, 0, out, outOff, n * unitBlocks);
+            } else {
+                kernel.decryptBlocks(work, 0, out, outOff, n * unitBlocks);
+            }
+            for (int i = 0; i < n; i++) {
+                setUnitTweak(u + i);
+                ops.xtsXor(unitTweak, out, outOff + i * unitLen, out, outOff + i * unitLen, unitBlocks);
+            }
+            inOff += n * unitLen;
+            outOff += n * unitLen;
+            u += n;
+        }
+        unitTweak[0] = unitTweak[1] = 0;
+    }
+
+    private void setUnitTweak(int u) {
+        unitTweak[0] = (long) ModeArithmetic.LE64.get(unitTweaks, BLOCK * u);
+        unitTweak[1] = (long) ModeArithmetic.LE64.get(unitTweaks, BLOCK * u + 8);
     }
 
     /**
@@ -166,6 +216,9 @@ public final class XtsMode extends Mode {
         Arrays.fill(startIv, (byte) 0);
         if (work != null) {
             Arrays.fill(work, (byte) 0);
+        }
+        if (unitTweaks != null) {
+            Arrays.fill(unitTweaks, (byte) 0);
         }
         Arrays.fill(tmp, (byte) 0);
         Arrays.fill(one, (byte) 0);
