@@ -5,6 +5,7 @@
 #   bench/run.sh --build                 build the provider (mvn install at the root) and the suite
 #   bench/run.sh --quick [JMH options]   the quick variant: a few minutes (see bench/README.md)
 #   bench/run.sh [JMH options]           the full suite: hours; narrow it with -p name=v1,v2
+#   bench/run.sh --footprint             heap per initialised cipher (org.vectorjce.bench.Footprint)
 #   bench/run.sh --cold [N]              first AES/CBC operation in N fresh JVMs (default 15) per
 #                                        provider, VectorJCE and SunJCE alternating; medians
 #   bench/run.sh --jmh CLASS [options]   one benchmark class straight through JMH (e.g.
@@ -35,6 +36,10 @@ fi
 
 name="full"
 for a in "$@"; do [ "$a" = "--quick" ] && name="quick"; done
+if [ "${1:-}" = "--footprint" ]; then
+  exec "$JAVA" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
+      -cp target/benchmarks.jar org.vectorjce.bench.Footprint
+fi
 if [ "${1:-}" = "--cold" ]; then
   n="${2:-15}"
   for p in VectorJCE SunJCE; do : > "target/cold-$p.txt"; done
