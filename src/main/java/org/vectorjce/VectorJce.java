@@ -31,6 +31,41 @@ public final class VectorJce {
         return Kernels.select(algorithm).name();
     }
 
+    /**
+     * The kernel a key of {@code algorithm} gets under the constant-time policy when
+     * {@code constantTime} (the system property {@code vectorjce.constantTime=true} or a provider
+     * configured with {@code constantTime=true}).
+     *
+     * @throws IllegalArgumentException if no constant-time kernel runs here (the message says why),
+     *     or the forcing property names one that is not constant-time
+     */
+    public static String kernelFor(String algorithm, boolean constantTime) {
+        return Kernels.select(algorithm, constantTime).name();
+    }
+
+    /** Whether the system property {@code vectorjce.constantTime} turns the constant-time policy on. */
+    public static boolean constantTimeByProperty() {
+        return Kernels.constantTimeByProperty();
+    }
+
+    /**
+     * Kernels of {@code algorithm} whose block function is constant-time and that run here (what
+     * the constant-time policy admits), best first.
+     */
+    public static List<String> constantTimeKernels(String algorithm) {
+        return Kernels.constantTimeNames(algorithm);
+    }
+
+    /** Whether the kernel {@code name} of {@code algorithm} is one the constant-time policy admits. */
+    public static boolean isConstantTime(String algorithm, String name) {
+        for (KernelFactory f : Kernels.all(algorithm)) {
+            if (f.name().equals(name)) {
+                return f.constantTime();
+            }
+        }
+        return false;
+    }
+
     /** Kernels of {@code algorithm} that can run on this JVM, best first. */
     public static List<String> availableKernels(String algorithm) {
         return Kernels.availableNames(algorithm);

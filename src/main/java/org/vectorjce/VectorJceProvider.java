@@ -24,9 +24,18 @@ public final class VectorJceProvider extends Provider {
 
     private static final String[] ALGORITHMS = {"AES", "Twofish"};
 
+    /** Whether this instance enforces the constant-time policy (see {@link #configure}). */
+    private final boolean constantTime;
+
     public VectorJceProvider() {
+        this(false);
+    }
+
+    private VectorJceProvider(boolean constantTime) {
         super(NAME, VERSION, "VectorJCE " + VERSION
-                + ": AES and Twofish in ECB, CBC, CTR, LRW and XTS (pure Java, Vector API kernels)");
+                + ": AES and Twofish in ECB, CBC, CTR, LRW and XTS (pure Java, Vector API kernels)"
+                + (constantTime ? "; constant-time policy" : ""));
+        this.constantTime = constantTime;
         for (String alg : ALGORITHMS) {
             List<String> aliases = alg.equals("AES") ? List.of("Rijndael") : List.of();
             putService(new Service(this, "Cipher", alg, VectorJceCipher.class.getName(), aliases, Map.of(
@@ -51,5 +60,40 @@ public final class VectorJceProvider extends Provider {
                 }
             });
         }
+    }
+
+    /**
+     * A provider configured by {@code configArg}, as {@code java.security}'s
+     * {@code security.provider.N=VectorJCE constantTime=true} does: {@code constantTime=true} (or
+     * {@code false}) turns the constant-time policy on for ciphers from the returned instance —
+     * only kernels whose block function is constant-time, short calls padded into vector batches,
+     * never a table-lookup fallback; {@code init} fails with an {@code InvalidKeyException} naming
+     * the reason where no such kernel runs. The system property {@code vectorjce.constantTime=true}
+     * turns it on for every instance.
+     *
+     * @throws InvalidParameterException for any other argument
+     */
+    @Override
+    public Provider configure(String configArg) {
+        String a = configArg == null ? "" : configArg.trim().replace(" ", "");
+        switch (a.toLowerCase(java.util.Locale.ROOT)) {
+            case "constanttime=true":
+                return new VectorJceProvider(true);
+            case "constanttime=false", "":
+                return new VectorJceProvider(false);
+            default:
+                throw new java.security.InvalidParameterException("VectorJCE configuration '" + configArg
+                        + "': the one option is constantTime=true|false");
+        }
+    }
+
+    @Override
+    public boolean isConfigured() {
+        return true;
+    }
+
+    /** Whether this instance enforces the constant-time policy (from {@link #configure}). */
+    public boolean isConstantTime() {
+        return constantTime;
     }
 }

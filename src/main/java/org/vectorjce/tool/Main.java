@@ -166,10 +166,14 @@ public final class Main {
         out.println("JIT compiler:    " + Platform.compilerDescription());
         out.println("mode arithmetic: " + org.vectorjce.internal.mode.ModeArithmetics.selected().name()
                 + " (XOR passes and XTS tweaks)");
+        boolean ct = VectorJce.constantTimeByProperty();
+        out.println("constant-time:   policy " + (ct ? "on" : "off") + " (-Dvectorjce.constantTime=true, or"
+                + " 'security.provider.N=VectorJCE constantTime=true'); [ct] marks the kernels it admits");
         for (String alg : new String[] {"AES", "Twofish"}) {
             String chosen;
             try {
-                chosen = VectorJce.kernelFor(alg);
+                chosen = VectorJce.kernelFor(alg, ct);
+                chosen += VectorJce.isConstantTime(alg, chosen) ? "  [ct]" : "  (not constant-time)";
             } catch (RuntimeException e) {
                 chosen = "error: " + e.getMessage();
             }
@@ -177,7 +181,8 @@ public final class Main {
                     + (System.getProperty(VectorJce.kernelProperty(alg)) != null
                             ? "  (forced by -D" + VectorJce.kernelProperty(alg) + ")" : ""));
             for (Map.Entry<String, String> e : VectorJce.kernelStatus(alg).entrySet()) {
-                out.printf("    %-24s %s%n", e.getKey(), e.getValue() == null ? "available" : "declined: " + e.getValue());
+                out.printf("    %-24s %-5s %s%n", e.getKey(), VectorJce.isConstantTime(alg, e.getKey()) ? "[ct]" : "",
+                        e.getValue() == null ? "available" : "declined: " + e.getValue());
             }
         }
         return 0;

@@ -72,7 +72,7 @@ final class Speed {
             }
             // Compile the kernel first: a vector kernel's first seconds run interpreted, and a
             // per-cell warm-up can mistake that slow phase for the steady state.
-            err.printf("  warming up the %s kernel %s...%n", alg, VectorJce.kernelFor(alg));
+            err.printf("  warming up the %s kernel %s...%n", alg, kernelLabel(alg));
             for (int opmode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
                 mibPerSecond(p, alg, "ECB", 16, 4096, opmode, 1500);
             }
@@ -96,7 +96,7 @@ final class Speed {
                     double dec = mibPerSecond(p, alg, mode, keyBits / 8, size, Cipher.DECRYPT_MODE, ms);
                     out.printf("%15s %8db %12.1f MiB/s %12.1f MiB/s   %s%n",
                             alg.toLowerCase(Locale.ROOT) + "-" + mode.toLowerCase(Locale.ROOT), keyBits, enc, dec,
-                            VectorJce.kernelFor(alg));
+                            kernelLabel(alg));
                 }
             }
         }
@@ -130,7 +130,7 @@ final class Speed {
                     r[way] = diskMibPerSecond(p, alg, sector, way, ms);
                 }
                 out.printf("%15s %8d %11.1f MiB/s %11.1f MiB/s %11.1f MiB/s   %s%n",
-                        alg.toLowerCase(Locale.ROOT) + "-xts", sector, r[0], r[1], r[2], VectorJce.kernelFor(alg));
+                        alg.toLowerCase(Locale.ROOT) + "-xts", sector, r[0], r[1], r[2], kernelLabel(alg));
             }
         }
     }
@@ -209,7 +209,7 @@ final class Speed {
                         double ns = nsPerMessage(p, alg + "/" + t, mode.equals("XTS") ? 64 : 32, s, newKey, ms);
                         row.append(String.format("%9.0f ns %6.0f", ns, s / ns * 1e9 / (1 << 20)));
                     }
-                    out.println(row.append("   ").append(VectorJce.kernelFor(alg)));
+                    out.println(row.append("   ").append(kernelLabel(alg)));
                 }
             }
         }
@@ -260,6 +260,12 @@ final class Speed {
             last = ns;
         }
         return best;
+    }
+
+    /** The kernel a key gets now, marked [ct] when its block function is constant-time. */
+    static String kernelLabel(String alg) {
+        String k = VectorJce.kernelFor(alg, VectorJce.constantTimeByProperty());
+        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "");
     }
 
     /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */

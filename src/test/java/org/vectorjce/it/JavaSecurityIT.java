@@ -99,4 +99,26 @@ class JavaSecurityIT {
             assertTrue(r.out().contains(AES_CBC + " -> VectorJCE"), where);
         }
     }
+
+    /**
+     * {@code security.provider.13=VectorJCE constantTime=true}: the JDK calls
+     * {@code Provider.configure}; on JDK 17 (no constant-time Twofish kernel) Twofish key set-up
+     * fails with a clear InvalidKeyException, on JDK 25 with the vector module and VBMI it runs.
+     */
+    @Test
+    void constantTimeArgumentConfiguresTheProvider(@TempDir Path dir) throws Exception {
+        Path props = dir.resolve("ct.security");
+        Files.writeString(props, readmeLine() + " constantTime=true\n");
+        List<String> args = new ArrayList<>(List.of("--add-modules", "jdk.incubator.vector"));
+        args.addAll(probe(props, false));
+        Jvms.Result r = Jvms.run(Jvms.thisJava(), args);
+        String where = "Java " + Jvms.thisFeature() + ":\n" + r.out();
+        assertEquals(0, r.exit(), where);
+        assertTrue(r.out().contains(TWOFISH_XTS + " -> VectorJCE"), where);
+        if (Jvms.thisFeature() < 25) {
+            assertTrue(r.out().contains("twofish init -> InvalidKeyException: No constant-time Twofish kernel"), where);
+        } else {
+            assertTrue(r.out().contains("twofish init -> ok") || r.out().contains("No constant-time Twofish kernel"), where);
+        }
+    }
 }

@@ -519,10 +519,16 @@ public final class VectorJceCipher extends CipherSpi {
     /** The kernel factory key set-up uses now (forced by property, or the best available). */
     private KernelFactory factory() throws InvalidKeyException {
         try {
-            return Kernels.select(algorithm);
+            return Kernels.select(algorithm, constantTimePolicy());
         } catch (IllegalArgumentException e) {
             throw new InvalidKeyException(e.getMessage(), e);
         }
+    }
+
+    /** The constant-time policy: the system property, or the provider's configuration. */
+    private boolean constantTimePolicy() {
+        return Kernels.constantTimeByProperty()
+                || (provider instanceof org.vectorjce.VectorJceProvider p && p.isConstantTime());
     }
 
     // ---------------------------------------------------------------- sizes

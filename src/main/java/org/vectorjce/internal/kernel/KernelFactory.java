@@ -26,4 +26,23 @@ public interface KernelFactory {
      * the caller owns and wipes it.
      */
     BlockKernel create(byte[] key);
+
+    /**
+     * Whether the kernel's block function makes no secret-indexed memory access and no
+     * secret-dependent branch, once C2 has compiled it, when created for the constant-time policy
+     * (short calls then padded into a vector batch instead of going to a table fallback). Key
+     * set-up is not covered: see the README's "Constant time".
+     */
+    default boolean constantTime() {
+        return false;
+    }
+
+    /**
+     * Whether this factory is the constant-time policy's view of a kernel: its kernels pad every
+     * short call, and every key of a mode (XTS's tweak key too) gets this kernel.
+     */
+    default boolean underConstantTimePolicy() {
+        return false;
+    }
+
 }

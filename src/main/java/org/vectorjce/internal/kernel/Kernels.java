@@ -43,24 +43,24 @@ public final class Kernels {
     private static final class AesList {
         static final List<KernelFactory> ALL = sorted(
                 // SunJCE's intrinsified AES (AES-NI/VAES) through the JCA: first wherever it runs.
-                new BaseFactory("aes-jdk", "AES", 500),
-                new VectorFactory("aes-vec512-4lane", "AES", 400),
-                new VectorFactory("aes-vec256-2lane", "AES", 300),
-                new BaseFactory("aes-table", "AES", 100));
+                new BaseFactory("aes-jdk", "AES", 500, true),
+                new VectorFactory("aes-vec512-4lane", "AES", 400, true),
+                new VectorFactory("aes-vec256-2lane", "AES", 300, true),
+                new BaseFactory("aes-table", "AES", 100, false));
     }
 
     private static final class TwofishList {
         static final List<KernelFactory> ALL = sorted(
                 // ~3.5x the 2-way scalar kernel where it runs (AVX-512 VBMI).
-                new VectorFactory("twofish-vec512-16way", "Twofish", 400),
+                new VectorFactory("twofish-vec512-16way", "Twofish", 400, true),
                 // The faster of the two scalar kernels gets the higher priority. Measured on the
                 // 2-core build machine (JDK 25, 64 KiB ECB buffers in place, 256-bit key): one
                 // block at a time ~200 MB/s, two interleaved ~280 MB/s, in both directions.
-                new BaseFactory("twofish-table-2way", "Twofish", 110),
+                new BaseFactory("twofish-table-2way", "Twofish", 110, false),
                 // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
                 // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its gather loop late.
-                new VectorFactory("twofish-vec256-8way", "Twofish", 105),
-                new BaseFactory("twofish-table", "Twofish", 100));
+                new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
+                new BaseFactory("twofish-table", "Twofish", 100, false));
     }
 
     /** The default factory per algorithm, found on first use; benign race (same answer). */
@@ -163,20 +163,78 @@ public final class Kernels {
      *     lists the available names)
      */
     public static KernelFactory select(String algorithm) {
+        return select(algorithm, false);
+    }
+
+    /** The system property that turns on the constant-time policy for every VectorJCE provider. */
+    public static final String CONSTANT_TIME_PROPERTY = "vectorjce.constantTime";
+
+    /** Whether the system property asks for the constant-time policy (read at every key set-up). */
+    public static boolean constantTimeByProperty() {
+        return "true".equalsIgnoreCase(System.getProperty(CONSTANT_TIME_PROPERTY));
+    }
+
+    /**
+     * {@link #select(String)}, under the constant-time policy when {@code constantTime}: only
+     * kernels whose block function is constant-time, created to pad short calls into vector
+     * batches. Never falls back to a table kernel.
+     *
+     * @throws IllegalArgumentException when a forced kernel is not constant-time, or no
+     *     constant-time kernel of {@code algorithm} runs here (the message says why each declined)
+     */
+    public static KernelFactory select(String algorithm, boolean constantTime) {
         String forced = System.getProperty(propertyFor(algorithm));
         if (forced != null && !forced.isBlank()) {
-            return byName(algorithm, forced.trim());
+            KernelFactory f = byName(algorithm, forced.trim());
+            if (!constantTime) {
+                return f;
+            }
+            if (!f.constantTime()) {
+                throw new IllegalArgumentException(algorithm + " kernel '" + f.name() + "' is not constant-time,"
+                        + " and the constant-time policy is on (" + CONSTANT_TIME_PROPERTY
+                        + "=true or the provider's constantTime=true); constant-time kernels: "
+                        + constantTimeNames(algorithm));
+            }
+            return ((Registered) f).policyView();
         }
-        KernelFactory d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
-        if (d == null) {
-            d = chooseDefault(algorithm);
-            if ("AES".equals(algorithm)) {
-                defaultAes = d;
-            } else {
-                defaultTwofish = d;
+        if (!constantTime) {
+            KernelFactory d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
+            if (d == null) {
+                d = chooseDefault(algorithm);
+                if ("AES".equals(algorithm)) {
+                    defaultAes = d;
+                } else {
+                    defaultTwofish = d;
+                }
+            }
+            return d;
+        }
+        StringBuilder why = new StringBuilder();
+        for (KernelFactory f : all(algorithm)) {
+            if (!f.constantTime()) {
+                continue;
+            }
+            String reason = f.unavailableReason();
+            if (reason == null) {
+                return ((Registered) f).policyView();
+            }
+            why.append(why.length() == 0 ? "" : "; ").append(f.name()).append(": ").append(reason);
+        }
+        throw new IllegalArgumentException("No constant-time " + algorithm + " kernel runs on this JVM, and the"
+                + " constant-time policy is on (" + CONSTANT_TIME_PROPERTY + "=true or the provider's"
+                + " constantTime=true), which never falls back to table lookups"
+                + (why.length() == 0 ? "" : " (" + why + ")"));
+    }
+
+    /** Names of the constant-time kernels of {@code algorithm} that run here. */
+    public static List<String> constantTimeNames(String algorithm) {
+        List<String> names = new ArrayList<>();
+        for (KernelFactory f : all(algorithm)) {
+            if (f.constantTime() && f.unavailableReason() == null) {
+                names.add(f.name());
             }
         }
-        return d;
+        return names;
     }
 
     private static KernelFactory chooseDefault(String algorithm) {
@@ -197,7 +255,70 @@ public final class Kernels {
      * and 4 KiB of heap less per cipher). Every other kernel keys K2 itself.
      */
     public static KernelFactory forSingleBlocks(KernelFactory f) {
+        if (f.underConstantTimePolicy()) {
+            return f; // the policy pads the single block into a vector batch instead
+        }
         return f.name().startsWith("twofish-vec") ? byName("Twofish", "twofish-table-2way") : f;
+    }
+
+    /** A registered kernel, with its view under the constant-time policy (one object, for identity). */
+    private abstract static class Registered implements KernelFactory {
+        final String name, algorithm;
+        final int priority;
+        final boolean constantTime;
+        private final PolicyView view;
+
+        Registered(String name, String algorithm, int priority, boolean constantTime) {
+            this.name = name;
+            this.algorithm = algorithm;
+            this.priority = priority;
+            this.constantTime = constantTime;
+            this.view = constantTime ? new PolicyView(this) : null;
+        }
+
+        @Override public String name() { return name; }
+        @Override public String algorithm() { return algorithm; }
+        @Override public int priority() { return priority; }
+        @Override public boolean constantTime() { return constantTime; }
+
+        /** Creates the kernel; {@code padShortCalls} for the constant-time policy. */
+        abstract BlockKernel create(byte[] key, boolean padShortCalls);
+
+        @Override
+        public BlockKernel create(byte[] key) {
+            return create(key, false);
+        }
+
+        KernelFactory policyView() {
+            return view;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** The constant-time policy's view of a kernel: same name, kernels that pad short calls. */
+    private static final class PolicyView implements KernelFactory {
+        private final Registered f;
+
+        PolicyView(Registered f) {
+            this.f = f;
+        }
+
+        @Override public String name() { return f.name; }
+        @Override public String algorithm() { return f.algorithm; }
+        @Override public int priority() { return f.priority; }
+        @Override public boolean constantTime() { return true; }
+        @Override public boolean underConstantTimePolicy() { return true; }
+        @Override public String unavailableReason() { return f.unavailableReason(); }
+        @Override public BlockKernel create(byte[] key) { return f.create(key, true); }
+
+        @Override
+        public String toString() {
+            return f.name + " (constant-time policy)";
+        }
     }
 
     /**
@@ -265,19 +386,10 @@ public final class Kernels {
     }
 
     /** A kernel of the base (always compiled in); its class is loaded when first keyed or asked. */
-    private static final class BaseFactory implements KernelFactory {
-        private final String name, algorithm;
-        private final int priority;
-
-        BaseFactory(String name, String algorithm, int priority) {
-            this.name = name;
-            this.algorithm = algorithm;
-            this.priority = priority;
+    private static final class BaseFactory extends Registered {
+        BaseFactory(String name, String algorithm, int priority, boolean constantTime) {
+            super(name, algorithm, priority, constantTime);
         }
-
-        @Override public String name() { return name; }
-        @Override public String algorithm() { return algorithm; }
-        @Override public int priority() { return priority; }
 
         @Override
         public String unavailableReason() {
@@ -286,7 +398,7 @@ public final class Kernels {
         }
 
         @Override
-        public BlockKernel create(byte[] key) {
+        BlockKernel create(byte[] key, boolean padShortCalls) {
             return switch (name) {
                 // Static factories typed BlockKernel: the verifier then loads no kernel class
                 // before it is used (an AES program never loads TwofishTable).
@@ -308,21 +420,13 @@ public final class Kernels {
      * {@code VectorKernels.unavailableReason(name)} and {@code VectorKernels.create(name, key)},
      * looked up by name when first asked, and only when the module is present.
      */
-    private static final class VectorFactory implements KernelFactory {
-        private final String name, algorithm;
-        private final int priority;
+    private static final class VectorFactory extends Registered {
         private volatile String reason;
         private volatile boolean known;
 
-        VectorFactory(String name, String algorithm, int priority) {
-            this.name = name;
-            this.algorithm = algorithm;
-            this.priority = priority;
+        VectorFactory(String name, String algorithm, int priority, boolean constantTime) {
+            super(name, algorithm, priority, constantTime);
         }
-
-        @Override public String name() { return name; }
-        @Override public String algorithm() { return algorithm; }
-        @Override public int priority() { return priority; }
 
         @Override
         public String unavailableReason() {
@@ -346,9 +450,9 @@ public final class Kernels {
         }
 
         @Override
-        public BlockKernel create(byte[] key) {
+        BlockKernel create(byte[] key, boolean padShortCalls) {
             try {
-                return (BlockKernel) Entry.CREATE.invokeExact(name, key);
+                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable e) {
@@ -379,7 +483,7 @@ public final class Kernels {
                     reason = l.findStatic(c, "unavailableReason",
                             java.lang.invoke.MethodType.methodType(String.class, String.class));
                     create = l.findStatic(c, "create",
-                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class));
+                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class));
                 } catch (ReflectiveOperationException | LinkageError e) {
                     failure = e.toString();
                     Logger.getLogger(LOGGER).log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);

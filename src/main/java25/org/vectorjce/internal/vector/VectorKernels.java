@@ -21,12 +21,16 @@ public final class VectorKernels {
         };
     }
 
-    /** A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it). */
-    public static BlockKernel create(String name, byte[] key) {
+    /**
+     * A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it);
+     * {@code padShortCalls} for the constant-time policy (the Twofish 16-way kernel then runs
+     * every short call and tail as a padded vector batch; the AES kernels always do).
+     */
+    public static BlockKernel create(String name, byte[] key, boolean padShortCalls) {
         return switch (name) {
             case AesVec512.NAME -> new AesVec512(key);
             case AesVec256.NAME -> new AesVec256(key);
-            case TwofishVec512.NAME -> new TwofishVec512(key);
+            case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls);
             case TwofishVec256.NAME -> new TwofishVec256(key);
             default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
         };

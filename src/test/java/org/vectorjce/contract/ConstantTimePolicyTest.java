@@ -1,0 +1,189 @@
+package org.vectorjce.contract;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.security.InvalidKeyException;
+import java.security.InvalidParameterException;
+import java.security.Provider;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import javax.crypto.Cipher;
+import javax.crypto.CipherSpi;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.vectorjce.VectorJce;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.contract.ContractSupport.Spec;
+import org.vectorjce.internal.kernel.BlockKernel;
+
+/**
+ * The constant-time policy (issue 14): which kernels it admits at this JVM's width (the pom's
+ * expectation per execution: AVX-512, AVX2, no vector module), the error when nothing qualifies,
+ * short calls and tails padded (never a table kernel reachable from the cipher), and the results
+ * equal to the cipher without the policy.
+ */
+class ConstantTimePolicyTest {
+    private static final Provider CT = new VectorJceProvider().configure("constantTime=true");
+
+    private static List<String> expected(String alg) {
+        String p = System.getProperty("vectorjce.test.expect.ct." + alg.toLowerCase());
+        Assumptions.assumeTrue(p != null, "no expectation for this JVM (run through mvn verify)");
+        return p.equals("none") ? List.of() : Arrays.asList(p.split(","));
+    }
+
+    @Test
+    void admitsExactlyTheConstantTimeKernelsThatRunHere() {
+        for (String alg : ContractSupport.ALGORITHMS) {
+            assertEquals(expected(alg), VectorJce.constantTimeKernels(alg), alg);
+        }
+    }
+
+    @Test
+    void configureAndItsErrors() {
+        assertTrue(((VectorJceProvider) CT).isConstantTime());
+        assertFalse(((VectorJceProvider) new VectorJceProvider().configure("constantTime=false")).isConstantTime());
+        InvalidParameterException e = assertThrows(InvalidParameterException.class,
+                () -> new VectorJceProvider().configure("fast=true"));
+        assertTrue(e.getMessage().contains("constantTime=true|false"), e.getMessage());
+    }
+
+    /** Every transformation under the policy: as without it where a kernel qualifies, a clear error where none does. */
+    @Test
+    void everyTransformationUnderThePolicy() throws Exception {
+        Random rnd = new Random(14);
+        for (Spec s : ContractSupport.specs()) {
+            byte[] key = ContractSupport.key(rnd, s.keyLengths()[1]);
+            byte[] iv = ContractSupport.ivFor(s, rnd);
+            Cipher c = Cipher.getInstance(s.transformation(), CT);
+            if (expected(s.alg()).isEmpty()) {
+                InvalidKeyException e = assertThrows(InvalidKeyException.class,
+                        () -> ContractSupport.init(c, s, Cipher.ENCRYPT_MODE, key, iv), s.toString());
+                assertTrue(e.getMessage().contains("No constant-time " + s.alg() + " kernel runs on this JVM"), e.getMessage());
+                ContractSupport.assertNoKeyBytes(e, key);
+                continue;
+            }
+            for (int blocks : new int[] {1, 2, 5, 10, 11, 31, 32, 33, 45, 101}) {
+                for (int opmode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
+                    int len = 16 * blocks + (s.ctr() || s.xts() ? blocks % 7 : 0);
+                    byte[] in = ContractSupport.bytes(rnd, len);
+                    if (s.padded() && opmode == Cipher.DECRYPT_MODE) {
+                        in = ContractSupport.oneShot(s, true, key, iv, in);
+                    }
+                    ContractSupport.init(c, s, opmode, key, iv);
+                    byte[] got = c.doFinal(in);
+                    assertArrayEquals(ContractSupport.oneShot(s, opmode == Cipher.ENCRYPT_MODE, key, iv, in), got,
+                            s + ", " + len + " bytes, policy on");
+                    assertNoTableKernel(s, opmode, key, iv);
+                }
+            }
+        }
+    }
+
+    /** Forcing a table kernel under the policy is refused, naming the constant-time ones. */
+    @Test
+    void aForcedTableKernelIsRefused() throws Exception {
+        ContractSupport.withKernel("AES", "aes-table", () -> {
+            Cipher c = Cipher.getInstance("AES/ECB/NoPadding", CT);
+            InvalidKeyException e = assertThrows(InvalidKeyException.class,
+                    () -> c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[16], "AES")));
+            assertTrue(e.getMessage().contains("'aes-table' is not constant-time"), e.getMessage());
+        });
+        // The system property turns the policy on for plain providers too.
+        ContractSupport.withProperty("vectorjce.constantTime", "true", () -> ContractSupport.withKernel("Twofish",
+                "twofish-table", () -> {
+                    Cipher c = Cipher.getInstance("Twofish/CBC/NoPadding", new VectorJceProvider());
+                    assertThrows(InvalidKeyException.class, () -> c.init(Cipher.ENCRYPT_MODE,
+                            new SecretKeySpec(new byte[16], "Twofish"), new IvParameterSpec(new byte[16])));
+                }));
+    }
+
+    /**
+     * The same init on the SPI itself ({@code Cipher} hides its SPI), then a walk of it: no table
+     * kernel anywhere, and the 16-way kernel pads every call.
+     */
+    private static void assertNoTableKernel(Spec s, int opmode, byte[] key, byte[] iv) throws Exception {
+        org.vectorjce.internal.jca.VectorJceCipher spi = new org.vectorjce.internal.jca.VectorJceCipher(s.alg(), CT);
+        java.lang.reflect.Method m = org.vectorjce.internal.jca.VectorJceCipher.class.getDeclaredMethod("engineSetMode", String.class);
+        m.setAccessible(true);
+        m.invoke(spi, s.mode());
+        m = org.vectorjce.internal.jca.VectorJceCipher.class.getDeclaredMethod("engineSetPadding", String.class);
+        m.setAccessible(true);
+        m.invoke(spi, s.padded() ? "PKCS5Padding" : "NoPadding");
+        m = org.vectorjce.internal.jca.VectorJceCipher.class.getDeclaredMethod("engineInit", int.class, java.security.Key.class,
+                java.security.spec.AlgorithmParameterSpec.class, java.security.SecureRandom.class);
+        m.setAccessible(true);
+        m.invoke(spi, opmode, new SecretKeySpec(key, s.alg()), iv == null ? null : new IvParameterSpec(iv), null);
+        List<BlockKernel> kernels = new ArrayList<>();
+        collect(spi, kernels, 0);
+        assertFalse(kernels.isEmpty(), "no kernel found in " + s);
+        for (BlockKernel k : kernels) {
+            assertFalse(k.name().contains("table"), s + ": a table kernel under the policy: " + k.name());
+            if (k.name().equals("twofish-vec512-16way")) {
+                Field pad = k.getClass().getDeclaredField("padAll");
+                pad.setAccessible(true);
+                assertTrue(pad.getBoolean(k), s + ": the 16-way kernel must pad short calls under the policy");
+            }
+        }
+    }
+
+    private static void collect(Object o, List<BlockKernel> out, int depth) throws IllegalAccessException {
+        if (o == null || depth > 3) {
+            return;
+        }
+        if (o instanceof BlockKernel k) {
+            out.add(k);
+            return; // a kernel's own fallback is checked through padAll
+        }
+        for (Class<?> c = o.getClass(); c != null && c.getName().startsWith("org.vectorjce."); c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive() || f.getType().isArray()) {
+                    continue;
+                }
+                f.setAccessible(true);
+                Object v = f.get(o);
+                if (v != null && v.getClass().getName().startsWith("org.vectorjce.internal") && !(v instanceof Enum<?>)) {
+                    collect(v, out, depth + 1);
+                }
+            }
+        }
+    }
+
+    /**
+     * Behaviour, not only the flag: under the policy the 16-way kernel's table fallback is never
+     * used — with the fallback's tables wiped, 1 to 31 blocks still encrypt correctly.
+     */
+    @Test
+    void shortCallsNeverReachTheTableFallback() throws Exception {
+        Assumptions.assumeTrue(expected("Twofish").contains("twofish-vec512-16way"), "no 16-way kernel here");
+        Random rnd = new Random(41);
+        byte[] key = ContractSupport.bytes(rnd, 32);
+        org.vectorjce.internal.kernel.KernelFactory f = org.vectorjce.internal.kernel.Kernels.select("Twofish", true);
+        BlockKernel k = f.create(key.clone());
+        Field fb = k.getClass().getDeclaredField("fallback");
+        fb.setAccessible(true);
+        Object table = fb.get(k);
+        for (String t : new String[] {"t0", "t1", "t2", "t3"}) {
+            Field tf = table.getClass().getSuperclass().getDeclaredField(t);
+            tf.setAccessible(true);
+            Arrays.fill((int[]) tf.get(table), 0);
+        }
+        BlockKernel ref = org.vectorjce.internal.twofish.TwofishTable.oneWay(key);
+        for (int blocks = 1; blocks < 32; blocks++) {
+            byte[] in = ContractSupport.bytes(rnd, 16 * blocks), want = new byte[in.length], got = new byte[in.length];
+            ref.encryptBlocks(in, 0, want, 0, blocks);
+            k.encryptBlocks(in, 0, got, 0, blocks);
+            assertArrayEquals(want, got, blocks + " blocks under the policy");
+            k.decryptBlocks(got, 0, got, 0, blocks);
+            assertArrayEquals(in, got, blocks + " blocks decrypted under the policy");
+        }
+    }
+}
