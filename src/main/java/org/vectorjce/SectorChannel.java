@@ -146,7 +146,7 @@ public final class SectorChannel implements SeekableByteChannel {
             return dst.hasRemaining() ? -1 : 0;
         }
         int n = (int) Math.min(dst.remaining(), size - position);
-        int done = 0;
+        int done = 0, used = 0;
         while (done < n) {
             long p = position + done;
             long s = p / sectorSize;
@@ -160,8 +160,9 @@ public final class SectorChannel implements SeekableByteChannel {
             int take = Math.min(len - skip, n - done);
             dst.put(work, skip, take);
             done += take;
+            used = Math.max(used, len);
         }
-        Arrays.fill(work, (byte) 0);
+        Arrays.fill(work, 0, used, (byte) 0); // plaintext: wiped, as far as it was used
         position += n;
         return n;
     }
@@ -174,7 +175,7 @@ public final class SectorChannel implements SeekableByteChannel {
         if (position > size) {
             extendWithZeros(size, position);
         }
-        int done = 0;
+        int done = 0, used = 0;
         int srcStart = src.position();
         try {
             while (done < n) {
@@ -202,13 +203,14 @@ public final class SectorChannel implements SeekableByteChannel {
                         crypt(dec, s + sectors - 1, work, len - sectorSize, sectorSize);
                     }
                 }
+                used = Math.max(used, len);
                 src.get(work, skip, take);
                 crypt(enc, s, work, len);
                 writeFully(start, work, len);
                 done += take;
             }
         } finally {
-            Arrays.fill(work, (byte) 0);
+            Arrays.fill(work, 0, used, (byte) 0);
             if (done < n) {
                 src.position(srcStart); // a failed write consumes nothing of src, moves nothing
             }
