@@ -31,7 +31,8 @@ class JdkKernelDeclineTest {
     @Test
     void declinesWithTheReasonAndTheProviderStillWorks() throws Exception {
         String info = run("org.vectorjce.tool.Main", "info");
-        assertTrue(info.contains("aes-jdk                  declined: the JVM's AES intrinsics are off"), info);
+        assertTrue(info.lines().anyMatch(l -> l.trim().startsWith("aes-jdk ")
+                && l.contains("declined: the JVM's AES intrinsics are off")), info);
         assertTrue(info.lines().anyMatch(l -> l.startsWith("AES kernel:") && !l.contains("aes-jdk")), info);
         String selftest = run("org.vectorjce.tool.Main", "selftest");
         assertTrue(selftest.contains(" 0 failed"), selftest);

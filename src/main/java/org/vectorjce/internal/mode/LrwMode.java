@@ -13,7 +13,7 @@ import java.util.Arrays;
  * {@link ModeArithmetic#lrwXor}), as Linux does. Like XTS:
  * tweak XOR for a chunk, one multi-block ECB call, tweak XOR (the tweaks regenerated, not stored).
  */
-final class LrwMode extends Mode {
+final class LrwMode extends TweakedMode {
     /** The per-key table: see {@link ModeArithmetic#LRW_TABLE_LONGS}. */
     private final long[] mulinc;
     /** {tHi, tLo, iHi, iLo}: the current tweak and block index. */
@@ -26,11 +26,6 @@ final class LrwMode extends Mode {
     private boolean startValid;
     /** The chunk's starting tweak state, for the second XOR pass. */
     private final long[] chunkStart = new long[4];
-    /**
-     * Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input);
-     * sized by use, up to one chunk (see {@link Mode#scratch}).
-     */
-    private byte[] work;
 
     LrwMode(BlockKernel kernel, byte[] k2) {
         super(kernel);
@@ -49,9 +44,7 @@ final class LrwMode extends Mode {
             if (unitStates != null) {
                 Arrays.fill(unitStates, 0);
             }
-            if (work != null) {
-                Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
-            }
+            wipeWork();
             ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(key, split),
                     (long) ModeArithmetic.BE64.get(key, split + 8), mulinc);
             return kernel.rekey(k1);
@@ -94,49 +87,27 @@ final class LrwMode extends Mode {
         }
     }
 
-    /** Per-unit {T_0 state} for {@link #processUnits}: {tHi, tLo, iHi, iLo} each. */
+    /** Per-unit {T_0 state} for {@link TweakedMode#processUnits}: {tHi, tLo, iHi, iLo} each. */
     private long[] unitStates;
     private final long[] unitState = new long[4];
 
-    /**
-     * Many LRW runs (sectors), each from its own block index: T_0 of every unit by the 8-bit
-     * tables, then per chunk of whole units the tweak XOR of each, one ECB call, the second XOR.
-     */
+    /** T_0 = K2 ⊗ I of every unit of a batch, by the 8-bit tables. */
     @Override
-    public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
+    void unitTweaks(byte[] ivs, int count) {
         if (unitStates == null || unitStates.length < 4 * count) {
             unitStates = new long[4 * Math.max(count, 64)];
         }
-        long[] st = unitState;
         for (int u = 0; u < count; u++) {
             ModeArithmetic.lrwTweak(mulinc, (long) ModeArithmetic.BE64.get(ivs, BLOCK * u),
-                    (long) ModeArithmetic.BE64.get(ivs, BLOCK * u + 8), st);
-            System.arraycopy(st, 0, unitStates, 4 * u, 4);
+                    (long) ModeArithmetic.BE64.get(ivs, BLOCK * u + 8), unitState);
+            System.arraycopy(unitState, 0, unitStates, 4 * u, 4);
         }
-        ModeArithmetic ops = ops();
-        int perChunk = Math.max(1, CHUNK_BLOCKS * BLOCK / unitLen);
-        byte[] work = this.work = scratch(this.work, Math.min(count, perChunk) * unitLen);
-        int unitBlocks = unitLen / BLOCK;
-        for (int u = 0; u < count; ) {
-            int n = Math.min(perChunk, count - u);
-            for (int i = 0; i < n; i++) {
-                System.arraycopy(unitStates, 4 * (u + i), st, 0, 4);
-                ops.lrwXor(st, mulinc, in, inOff + i * unitLen, work, i * unitLen, unitBlocks);
-            }
-            if (encrypt) {
-                kernel.encryptBlocks(work, 0, out, outOff, n * unitBlocks);
-            } else {
-                kernel.decryptBlocks(work, 0, out, outOff, n * unitBlocks);
-            }
-            for (int i = 0; i < n; i++) {
-                System.arraycopy(unitStates, 4 * (u + i), st, 0, 4);
-                ops.lrwXor(st, mulinc, out, outOff + i * unitLen, out, outOff + i * unitLen, unitBlocks);
-            }
-            inOff += n * unitLen;
-            outOff += n * unitLen;
-            u += n;
-        }
-        Arrays.fill(st, 0);
+    }
+
+    @Override
+    void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks) {
+        System.arraycopy(unitStates, 4 * u, unitState, 0, 4);
+        ops().lrwXor(unitState, mulinc, src, srcOff, dst, dstOff, blocks);
     }
 
     @Override
@@ -147,9 +118,8 @@ final class LrwMode extends Mode {
         Arrays.fill(chunkStart, 0);
         Arrays.fill(startState, 0);
         startValid = false;
-        if (work != null) {
-            Arrays.fill(work, (byte) 0);
-        }
+        wipeWork();
+        Arrays.fill(unitState, 0);
         if (unitStates != null) {
             Arrays.fill(unitStates, 0);
         }

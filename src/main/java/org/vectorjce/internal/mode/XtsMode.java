@@ -14,7 +14,7 @@ import java.util.Arrays;
  * number, little-endian). A partial last block uses ciphertext stealing (§5.3.2, §5.4.2) in
  * {@link #finish}; the {@link VectorJceCipher} holds back the last 16..31 bytes until doFinal so it can.
  */
-public final class XtsMode extends Mode {
+public final class XtsMode extends TweakedMode {
     /** IEEE 1619-2007 §5.1: a data unit has at most 2^20 blocks. */
     public static final long MAX_DATA_UNIT_BYTES = (1L << 20) * BLOCK;
 
@@ -29,11 +29,6 @@ public final class XtsMode extends Mode {
     private boolean startValid;
     /** The chunk's first tweak, for the second XOR pass. */
     private final long[] chunkStart = new long[2];
-    /**
-     * Input ⊕ tweaks, so the kernel call is out of place (the JDK kernel copies in-place input);
-     * sized by use, up to one chunk (see {@link Mode#scratch}).
-     */
-    private byte[] work;
     private final byte[] tmp = new byte[2 * BLOCK];
     private final byte[] one = new byte[BLOCK];
     /** Stealing scratch: CC and PP of §5.3.2/§5.4.2 and the full output block. */
@@ -56,12 +51,11 @@ public final class XtsMode extends Mode {
             startValid = false;
             startTweak[0] = startTweak[1] = 0;
             chunkStart[0] = chunkStart[1] = 0;
+            unitTweak[0] = unitTweak[1] = 0;
             if (unitTweaks != null) {
                 Arrays.fill(unitTweaks, (byte) 0);
             }
-            if (work != null) {
-                Arrays.fill(work, (byte) 0); // held P ⊕ T of the last chunk
-            }
+            wipeWork();
             return kernel.rekey(k1) && tweakKernel.rekey(k2);
         } finally {
             Arrays.fill(k1, (byte) 0);
@@ -109,46 +103,23 @@ public final class XtsMode extends Mode {
         }
     }
 
-    /** The first tweaks E(K2, i) of a batch of data units (see {@link #processUnits}). */
+    /** The first tweaks E(K2, i) of a batch of data units (see {@link TweakedMode#processUnits}). */
     private byte[] unitTweaks;
     private final long[] unitTweak = new long[2];
 
-    /**
-     * Many data units (sectors), each with its own tweak: all first tweaks E(K2, i) in one kernel
-     * call, then, per chunk of whole units, the tweak XOR of every unit, one ECB call for the
-     * chunk, and the second XOR: a 1 MiB request of 512-byte sectors makes ~64 kernel calls
-     * instead of ~4,000.
-     */
+    /** All first tweaks E(K2, i) of a batch in one kernel call. */
     @Override
-    public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
+    void unitTweaks(byte[] ivs, int count) {
         if (unitTweaks == null || unitTweaks.length < BLOCK * count) {
             unitTweaks = new byte[BLOCK * Math.max(count, 64)];
         }
         tweakKernel.encryptBlocks(ivs, 0, unitTweaks, 0, count);
-        ModeArithmetic ops = ops();
-        int perChunk = Math.max(1, CHUNK_BLOCKS * BLOCK / unitLen);
-        byte[] work = this.work = scratch(this.work, Math.min(count, perChunk) * unitLen);
-        int unitBlocks = unitLen / BLOCK;
-        for (int u = 0; u < count; ) {
-            int n = Math.min(perChunk, count - u);
-            for (int i = 0; i < n; i++) {
-                setUnitTweak(u + i);
-                ops.xtsXor(unitTweak, in, inOff + i * unitLen, work, i * unitLen, unitBlocks);
-            }
-            if (encrypt) {
-                kernel.encryptBlocks(work, 0, out, outOff, n * unitBlocks);
-            } else {
-                kernel.decryptBlocks(work, 0, out, outOff, n * unitBlocks);
-            }
-            for (int i = 0; i < n; i++) {
-                setUnitTweak(u + i);
-                ops.xtsXor(unitTweak, out, outOff + i * unitLen, out, outOff + i * unitLen, unitBlocks);
-            }
-            inOff += n * unitLen;
-            outOff += n * unitLen;
-            u += n;
-        }
-        unitTweak[0] = unitTweak[1] = 0;
+    }
+
+    @Override
+    void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks) {
+        setUnitTweak(u);
+        ops().xtsXor(unitTweak, src, srcOff, dst, dstOff, blocks);
     }
 
     private void setUnitTweak(int u) {
@@ -214,9 +185,8 @@ public final class XtsMode extends Mode {
         startTweak[0] = startTweak[1] = 0;
         startValid = false;
         Arrays.fill(startIv, (byte) 0);
-        if (work != null) {
-            Arrays.fill(work, (byte) 0);
-        }
+        wipeWork();
+        unitTweak[0] = unitTweak[1] = 0;
         if (unitTweaks != null) {
             Arrays.fill(unitTweaks, (byte) 0);
         }
