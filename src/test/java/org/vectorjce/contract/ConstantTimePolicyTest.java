@@ -111,17 +111,9 @@ class ConstantTimePolicyTest {
      * kernel anywhere, and the 16-way kernel pads every call.
      */
     private static void assertNoTableKernel(Spec s, int opmode, byte[] key, byte[] iv) throws Exception {
-        org.vectorjce.internal.jca.VectorJceCipher spi = new org.vectorjce.internal.jca.VectorJceCipher(s.alg(), CT);
-        java.lang.reflect.Method m = org.vectorjce.internal.jca.VectorJceCipher.class.getDeclaredMethod("engineSetMode", String.class);
-        m.setAccessible(true);
-        m.invoke(spi, s.mode());
-        m = org.vectorjce.internal.jca.VectorJceCipher.class.getDeclaredMethod("engineSetPadding", String.class);
-        m.setAccessible(true);
-        m.invoke(spi, s.padded() ? "PKCS5Padding" : "NoPadding");
-        m = org.vectorjce.internal.jca.VectorJceCipher.class.getDeclaredMethod("engineInit", int.class, java.security.Key.class,
-                java.security.spec.AlgorithmParameterSpec.class, java.security.SecureRandom.class);
-        m.setAccessible(true);
-        m.invoke(spi, opmode, new SecretKeySpec(key, s.alg()), iv == null ? null : new IvParameterSpec(iv), null);
+        org.vectorjce.internal.jca.VectorJceCipher spi = KeyHygieneTest.spiFor(s, CT);
+        KeyHygieneTest.invoke(KeyHygieneTest.engineInit(), spi, opmode, new SecretKeySpec(key, s.alg()),
+                iv == null ? null : new IvParameterSpec(iv), null);
         List<BlockKernel> kernels = new ArrayList<>();
         collect(spi, kernels, 0);
         assertFalse(kernels.isEmpty(), "no kernel found in " + s);

@@ -294,13 +294,29 @@ class KeyHygieneTest {
 
     // ------------------------------------------------------------------ the SPI on re-key
 
-    private static Method spiMethod(String name, Class<?>... types) throws NoSuchMethodException {
+    static Method spiMethod(String name, Class<?>... types) throws NoSuchMethodException {
         Method m = VectorJceCipher.class.getDeclaredMethod(name, types);
         m.setAccessible(true);
         return m;
     }
 
-    private static Object invoke(Method m, Object target, Object... args) throws Exception {
+    /**
+     * The SPI of {@code s} made directly ({@code Cipher} hides its SPI; the class is public) with
+     * its mode and padding set, for tests that walk or drive it through its engine methods.
+     */
+    static VectorJceCipher spiFor(Spec s, java.security.Provider provider) throws Exception {
+        VectorJceCipher spi = new VectorJceCipher(s.alg(), provider);
+        invoke(spiMethod("engineSetMode", String.class), spi, s.mode());
+        invoke(spiMethod("engineSetPadding", String.class), spi, s.padded() ? "PKCS5Padding" : "NoPadding");
+        return spi;
+    }
+
+    /** {@code engineInit(int, Key, AlgorithmParameterSpec, SecureRandom)}, accessible. */
+    static Method engineInit() throws NoSuchMethodException {
+        return spiMethod("engineInit", int.class, Key.class, AlgorithmParameterSpec.class, SecureRandom.class);
+    }
+
+    static Object invoke(Method m, Object target, Object... args) throws Exception {
         try {
             return m.invoke(target, args);
         } catch (InvocationTargetException e) {
@@ -333,10 +349,8 @@ class KeyHygieneTest {
             String kernel = (String) a.get()[1];
             return DynamicTest.dynamicTest(s + " " + kernel, () -> ContractSupport.withKernel(s.alg(), kernel, () -> {
                 Random rnd = ContractSupport.random("rekey", s.transformation(), kernel);
-                VectorJceCipher spi = new VectorJceCipher(s.alg(), ContractSupport.PROVIDER);
-                invoke(spiMethod("engineSetMode", String.class), spi, s.mode());
-                invoke(spiMethod("engineSetPadding", String.class), spi, s.padded() ? "PKCS5Padding" : "NoPadding");
-                Method engineInit = spiMethod("engineInit", int.class, Key.class, AlgorithmParameterSpec.class, SecureRandom.class);
+                VectorJceCipher spi = spiFor(s, ContractSupport.PROVIDER);
+                Method engineInit = engineInit();
                 Method doFinal = spiMethod("engineDoFinal", byte[].class, int.class, int.class);
                 Field modeField = spiField("mode");
                 assertNotNull(modeField, "VectorJceCipher has no 'mode' field any more: update this test");
@@ -426,10 +440,8 @@ class KeyHygieneTest {
             String kernel = (String) a.get()[1];
             return DynamicTest.dynamicTest(s + " " + kernel, () -> ContractSupport.withKernel(s.alg(), kernel, () -> {
                 Random rnd = ContractSupport.random("rekey-in-place", s.transformation(), kernel);
-                VectorJceCipher spi = new VectorJceCipher(s.alg(), ContractSupport.PROVIDER);
-                invoke(spiMethod("engineSetMode", String.class), spi, s.mode());
-                invoke(spiMethod("engineSetPadding", String.class), spi, s.padded() ? "PKCS5Padding" : "NoPadding");
-                Method engineInit = spiMethod("engineInit", int.class, Key.class, AlgorithmParameterSpec.class, SecureRandom.class);
+                VectorJceCipher spi = spiFor(s, ContractSupport.PROVIDER);
+                Method engineInit = engineInit();
                 Method doFinal = spiMethod("engineDoFinal", byte[].class, int.class, int.class);
                 Field modeField = spiField("mode");
                 int len = s.keyLengths()[1];
