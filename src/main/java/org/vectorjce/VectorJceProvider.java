@@ -71,7 +71,7 @@ public final class VectorJceProvider extends Provider {
      * the reason where no such kernel runs. The system property {@code vectorjce.constantTime=true}
      * turns it on for every instance.
      *
-     * @throws InvalidParameterException for any other argument
+     * @throws java.security.InvalidParameterException for any other argument
      */
     @Override
     public Provider configure(String configArg) {

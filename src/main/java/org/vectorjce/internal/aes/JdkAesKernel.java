@@ -2,7 +2,6 @@ package org.vectorjce.internal.aes;
 
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.Platform;
-import org.vectorjce.internal.mode.ModeArithmetic;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.security.Security;
@@ -236,10 +235,10 @@ public final class JdkAesKernel extends BlockKernel {
                             c.doFinal(none, 0, 0, none, 0);
                         }
                         if (cbc) {
-                            long d0 = (long) ModeArithmetic.LE64.get(newIv, 0) ^ (long) ModeArithmetic.LE64.get(iv, 0);
-                            long d1 = (long) ModeArithmetic.LE64.get(newIv, 8) ^ (long) ModeArithmetic.LE64.get(iv, 8);
-                            ModeArithmetic.LE64.set(delta, 0, d0);
-                            ModeArithmetic.LE64.set(delta, 8, d1);
+                            long d0 = (long) LE64.get(newIv, 0) ^ (long) LE64.get(iv, 0);
+                            long d1 = (long) LE64.get(newIv, 8) ^ (long) LE64.get(iv, 8);
+                            LE64.set(delta, 0, d0);
+                            LE64.set(delta, 8, d1);
                             deltaPending = (d0 | d1) != 0;
                         }
                     } else {
@@ -276,7 +275,7 @@ public final class JdkAesKernel extends BlockKernel {
                     if (encrypting) {
                         // The first block alone, from scratch (the caller's input is not ours to
                         // change); in place, the rest of the input is still unread after it.
-                        ModeArithmetic.SCALAR.xor(in, inOff, delta, 0, first, 0, BLOCK);
+                        xor16(in, inOff, delta, first, 0);
                         feed(c, first, 0, out, outOff, BLOCK, last && len == BLOCK);
                         Arrays.fill(first, (byte) 0);
                         if (len > BLOCK) {
@@ -284,7 +283,7 @@ public final class JdkAesKernel extends BlockKernel {
                         }
                     } else {
                         feed(c, in, inOff, out, outOff, len, last);
-                        ModeArithmetic.SCALAR.xor(out, outOff, delta, 0, out, outOff, BLOCK);
+                        xor16(out, outOff, delta, out, outOff);
                     }
                 } else {
                     feed(c, in, inOff, out, outOff, len, last);
@@ -297,6 +296,15 @@ public final class JdkAesKernel extends BlockKernel {
                 wipe(c);
             }
         };
+    }
+
+    private static final java.lang.invoke.VarHandle LE64 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** dst[dOff..+16) = a[aOff..+16) ^ d[0..16). */
+    private static void xor16(byte[] a, int aOff, byte[] d, byte[] dst, int dOff) {
+        LE64.set(dst, dOff, (long) LE64.get(a, aOff) ^ (long) LE64.get(d, 0));
+        LE64.set(dst, dOff + 8, (long) LE64.get(a, aOff + 8) ^ (long) LE64.get(d, 8));
     }
 
     @Override

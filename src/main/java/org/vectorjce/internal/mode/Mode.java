@@ -5,19 +5,17 @@ import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
 
-import org.vectorjce.internal.jca.VectorJceCipher;
-import org.vectorjce.internal.kernel.BlockKernel;
-
 /**
  * A mode of operation over a {@link BlockKernel}, written once for both ciphers (layer 2).
  *
- * <p>The {@link VectorJceCipher} above it does all buffering, padding and checking: {@link #process}
+ * <p>The {@code VectorJceCipher} above it (layer 1, {@code internal.jca}) does all buffering,
+ * padding and checking: {@link #process}
  * gets whole blocks only (CTR: any length), with input and output ranges disjoint or identical.
  * Every mode but CBC encryption hands the kernel many blocks per call.
  */
 public abstract class Mode {
     static final int BLOCK = BlockKernel.BLOCK;
-    /** Blocks per internal chunk: 4 KiB of scratch stays in L1 next to the data. */
+    /** Blocks per internal chunk: 16 KiB of scratch, which stays in L1 (32 KiB here) next to the data. */
     static final int CHUNK_BLOCKS = 1024;
 
     final BlockKernel kernel;

@@ -1,6 +1,5 @@
 package org.vectorjce.internal.mode;
 
-import org.vectorjce.internal.jca.VectorJceCipher;
 import org.vectorjce.internal.kernel.BlockKernel;
 import java.util.Arrays;
 
@@ -12,7 +11,7 @@ import java.util.Arrays;
  *
  * <p>Key = K1 (data) ‖ K2 (tweak); IV = the 16-byte tweak i (dm-crypt {@code plain64}: the sector
  * number, little-endian). A partial last block uses ciphertext stealing (§5.3.2, §5.4.2) in
- * {@link #finish}; the {@link VectorJceCipher} holds back the last 16..31 bytes until doFinal so it can.
+ * {@link #finish}; the {@code VectorJceCipher} holds back the last 16..31 bytes until doFinal so it can.
  */
 public final class XtsMode extends TweakedMode {
     /** IEEE 1619-2007 §5.1: a data unit has at most 2^20 blocks. */
