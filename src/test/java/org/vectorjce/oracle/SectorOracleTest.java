@@ -264,4 +264,31 @@ class SectorOracleTest {
             assertTrue(e.getMessage().contains((String) b[3]), b[0] + " " + b[2] + ": " + e.getMessage());
         }
     }
+
+    /** One CBC-ESSIV cipher re-initialised with other keys and specs: the salt follows the key. */
+    @Test
+    void essivFollowsTheKeyAcrossReinits() throws Exception {
+        Random rnd = new Random(77);
+        Cipher c = Cipher.getInstance("AES/CBC/NoPadding", VJ);
+        byte[] plain = new byte[4 * 512];
+        rnd.nextBytes(plain);
+        byte[] key = new byte[32];
+        SecretKeySpec k = null;
+        for (int round = 0; round < 6; round++) {
+            if (round % 2 == 0) { // a new key every other round; the same key object in between
+                rnd.nextBytes(key);
+                k = new SecretKeySpec(key, "AES");
+            }
+            long first = rnd.nextInt(1000);
+            String gen = round == 3 ? "plain64" : "essiv:sha256";
+            byte[] want = new byte[plain.length];
+            for (int i = 0; i < 4; i++) {
+                byte[] iv = dmCryptIv(gen, first + i, "AES", key);
+                System.arraycopy(oracleSector("CBC", "AES", key, iv, Arrays.copyOfRange(plain, i * 512, (i + 1) * 512), true),
+                        0, want, i * 512, 512);
+            }
+            c.init(Cipher.ENCRYPT_MODE, k, new SectorParameterSpec(gen, first, 512, true));
+            assertArrayEquals(want, c.doFinal(plain), "round " + round + " " + gen);
+        }
+    }
 }

@@ -149,7 +149,7 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
-        sector = null;
+        dropSectors();
         try {
             init(opmode, key, null, random, false);
         } catch (InvalidAlgorithmParameterException e) {
@@ -174,7 +174,7 @@ public final class VectorJceCipher extends CipherSpi {
             }
             ivBytes = ivSpec.getIV();
         }
-        sector = null;
+        dropSectors();
         init(opmode, key, ivBytes, random, true);
     }
 
@@ -275,12 +275,13 @@ public final class VectorJceCipher extends CipherSpi {
         /** Sectors processed since init or the last doFinal. */
         long done;
 
-        Sectors(SectorParameterSpec spec, IvGenerator ivs) {
+        Sectors(SectorParameterSpec spec, IvGenerator ivs, byte[] partial) {
             this.spec = spec;
             this.size = spec.getSectorSize();
             this.ivs = ivs;
             this.step = spec.isIvLargeSectors() ? 1 : size / 512;
-            this.partial = new byte[size];
+            this.partial = partial;
+            Arrays.fill(partial, (byte) 0);
         }
 
         /** The IV sector number of the message's sector {@code i}. */
@@ -320,22 +321,54 @@ public final class VectorJceCipher extends CipherSpi {
                     + transformation() + " takes with a SectorParameterSpec: " + String.join(", ", allowed));
         }
         // Key set-up as for any init; the zero IV is only the mode's start, each sector gets its own.
+        Sectors prev = sector;
+        Key prevKey = lastKey;
+        KernelFactory prevFactory = keyFactory;
         sector = null;
-        init(opmode, key, new byte[BLOCK], null, true);
-        IvGenerator gen;
-        if (spec.getIvGenerator().startsWith("essiv")) {
-            byte[] k = encodedKey(key);
-            try {
-                gen = IvGenerator.create(spec.getIvGenerator(), k, keyFactory);
-            } finally {
-                Arrays.fill(k, (byte) 0);
+        try {
+            init(opmode, key, ZERO_IV, null, true);
+        } catch (InvalidKeyException | InvalidAlgorithmParameterException | RuntimeException e) {
+            if (prev != null) {
+                prev.ivs.destroy();
             }
+            throw e;
+        }
+        String name = spec.getIvGenerator();
+        boolean essiv = name.startsWith("essiv");
+        IvGenerator gen;
+        if (prev != null && prev.ivs.name().equals(name) && (!essiv
+                || (key == prevKey && key.getClass() == SecretKeySpec.class && keyFactory == prevFactory))) {
+            gen = prev.ivs; // the same generator (for ESSIV: the same key object and kernel)
         } else {
-            gen = IvGenerator.create(spec.getIvGenerator(), null, keyFactory);
+            if (prev != null) {
+                prev.ivs.destroy(); // ESSIV's salt schedule of the old key
+            }
+            if (essiv) {
+                byte[] k = encodedKey(key);
+                try {
+                    gen = IvGenerator.create(name, k, keyFactory);
+                } finally {
+                    Arrays.fill(k, (byte) 0);
+                }
+            } else {
+                gen = IvGenerator.create(name, null, keyFactory);
+            }
         }
         ivSet = false; // no single IV: getIV() is null, getParameters() holds the spec
-        sector = new Sectors(spec, gen);
+        // A sector-by-sector user inits per request: keep the partial-sector buffer.
+        sector = new Sectors(spec, gen, prev != null && prev.partial.length == size ? prev.partial : new byte[size]);
         sectorIvs = sectorIvs == null ? new byte[BLOCK * SECTOR_BATCH] : sectorIvs;
+    }
+
+    private static final byte[] ZERO_IV = new byte[BLOCK];
+
+    /** Leaves sector mode (an init with an IV or none): ESSIV's salt schedule is wiped. */
+    private void dropSectors() {
+        if (sector != null) {
+            sector.ivs.destroy();
+            Arrays.fill(sector.partial, (byte) 0);
+            sector = null;
+        }
     }
 
     /** IVs of up to this many sectors are made at once (ESSIV encrypts them in one kernel call). */
