@@ -156,9 +156,15 @@ public final class SectorChannel implements SeekableByteChannel {
             int sectors = (want + sectorSize - 1) / sectorSize;
             int len = sectors * sectorSize;
             readFully(s * sectorSize, work, len);
-            crypt(dec, s, work, len);
             int take = Math.min(len - skip, n - done);
-            dst.put(work, skip, take);
+            if (skip == 0 && take == len && dst.hasArray()) {
+                // Whole sectors into a heap buffer: decrypt straight into it (one copy less).
+                crypt(dec, s, work, 0, dst.array(), dst.arrayOffset() + dst.position(), len);
+                dst.position(dst.position() + len);
+            } else {
+                crypt(dec, s, work, len);
+                dst.put(work, skip, take);
+            }
             done += take;
             used = Math.max(used, len);
         }
@@ -204,8 +210,14 @@ public final class SectorChannel implements SeekableByteChannel {
                     }
                 }
                 used = Math.max(used, len);
-                src.get(work, skip, take);
-                crypt(enc, s, work, len);
+                if (!headPartial && !tailPartial && src.hasArray()) {
+                    // Whole sectors from a heap buffer: encrypt straight out of it (one copy less).
+                    crypt(enc, s, src.array(), src.arrayOffset() + src.position(), work, 0, len);
+                    src.position(src.position() + len);
+                } else {
+                    src.get(work, skip, take);
+                    crypt(enc, s, work, len);
+                }
                 writeFully(start, work, len);
                 done += take;
             }
@@ -236,9 +248,14 @@ public final class SectorChannel implements SeekableByteChannel {
     }
 
     private void crypt(Cipher c, long imageSector, byte[] buf, int off, int len) throws IOException {
+        crypt(c, imageSector, buf, off, buf, off, len);
+    }
+
+    private void crypt(Cipher c, long imageSector, byte[] in, int inOff, byte[] out, int outOff, int len)
+            throws IOException {
         try {
             c.init(c == enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, key, spec(imageSector));
-            c.doFinal(buf, off, len, buf, off);
+            c.doFinal(in, inOff, len, out, outOff);
         } catch (GeneralSecurityException e) {
             throw new IOException("sector cipher failed", e); // checked at open; not expected
         }
