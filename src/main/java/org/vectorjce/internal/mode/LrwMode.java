@@ -105,7 +105,7 @@ final class LrwMode extends TweakedMode {
     }
 
     @Override
-    void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks) {
+    void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks, int chunkOff, boolean first) {
         System.arraycopy(unitStates, 4 * u, unitState, 0, 4);
         ops().lrwXor(unitState, mulinc, src, srcOff, dst, dstOff, blocks);
     }

@@ -23,8 +23,22 @@ abstract class TweakedMode extends Mode {
     /** Computes the first tweak of each of {@code count} units from their IVs ({@code ivs[16 u ..]}). */
     abstract void unitTweaks(byte[] ivs, int count);
 
-    /** The tweak XOR of unit {@code u}'s {@code blocks} blocks, from {@code src} into {@code dst}. */
-    abstract void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks);
+    /**
+     * The tweak XOR of unit {@code u}'s {@code blocks} blocks, from {@code src} into {@code dst};
+     * {@code chunkOff} is the unit's byte offset in its chunk, {@code first} whether this is the
+     * first pass (a mode may save the tweaks there for {@link #secondPass}).
+     */
+    abstract void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks, int chunkOff, boolean first);
+
+    /**
+     * The second tweak XOR of a chunk of {@code n} units from unit {@code u}, in place in
+     * {@code out}: by default unit by unit again.
+     */
+    void secondPass(int u, int n, int unitLen, byte[] out, int outOff) {
+        for (int i = 0; i < n; i++) {
+            unitXor(u + i, out, outOff + i * unitLen, out, outOff + i * unitLen, unitLen / BLOCK, i * unitLen, false);
+        }
+    }
 
     /**
      * Many units (sectors), each with its own tweak sequence: all first tweaks at once, then per
@@ -40,16 +54,14 @@ abstract class TweakedMode extends Mode {
         for (int u = 0; u < count; ) {
             int n = Math.min(perChunk, count - u);
             for (int i = 0; i < n; i++) {
-                unitXor(u + i, in, inOff + i * unitLen, work, i * unitLen, unitBlocks);
+                unitXor(u + i, in, inOff + i * unitLen, work, i * unitLen, unitBlocks, i * unitLen, true);
             }
             if (encrypt) {
                 kernel.encryptBlocks(work, 0, out, outOff, n * unitBlocks);
             } else {
                 kernel.decryptBlocks(work, 0, out, outOff, n * unitBlocks);
             }
-            for (int i = 0; i < n; i++) {
-                unitXor(u + i, out, outOff + i * unitLen, out, outOff + i * unitLen, unitBlocks);
-            }
+            secondPass(u, n, unitLen, out, outOff);
             inOff += n * unitLen;
             outOff += n * unitLen;
             u += n;
