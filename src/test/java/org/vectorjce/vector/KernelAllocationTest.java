@@ -85,11 +85,12 @@ class KernelAllocationTest {
         byte[] out = new byte[in.length];
         long[] lrw = new long[4];
         long[] xts = new long[2];
+        byte[] tw = new byte[in.length];
         Runnable round = () -> {
             for (int i = 0; i < 1000; i++) {
                 lrw[3] = i & 31; // every offset into a group
                 ops.lrwXor(lrw, table, in, 0, out, 0, 100);
-                ops.xtsXor(xts, in, 0, out, 0, 100);
+                ops.xtsXorSave(xts, in, 0, out, 0, 100, tw, 0);
                 ops.xor(in, 0, out, 0, out, 0, in.length);
             }
         };

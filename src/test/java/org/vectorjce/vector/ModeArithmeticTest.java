@@ -54,18 +54,23 @@ class ModeArithmeticTest {
         byte[] d2 = d1.clone();
         byte[] o1 = new byte[d1.length], o2 = new byte[d1.length];
         int outOff = r.nextInt(3);
-        SCALAR.xtsXor(t1, d1, off, o1, outOff, blocks);
-        v.xtsXor(t2, d2, off, o2, outOff, blocks);
+        int twOff = r.nextInt(5);
+        byte[] tw1 = new byte[twOff + blocks * 16], tw2 = new byte[tw1.length];
+        SCALAR.xtsXorSave(t1, d1, off, o1, outOff, blocks, tw1, twOff);
+        v.xtsXorSave(t2, d2, off, o2, outOff, blocks, tw2, twOff);
         assertArrayEquals(o1, o2, "tweak xor, blocks=" + blocks);
         assertArrayEquals(t1, t2, "next tweak, blocks=" + blocks);
+        assertArrayEquals(tw1, tw2, "saved tweaks, blocks=" + blocks);
         // in place, and against the tweak sequence itself (xor with zeros = the tweaks)
         long[] t3 = t1.clone();
         byte[] zeros = new byte[blocks * 16];
         byte[] seq = new byte[blocks * 16];
         SCALAR.xtsTweaks(t3, seq, 0, blocks);
         long[] t4 = t1.clone();
-        v.xtsXor(t4, zeros, 0, zeros, 0, blocks);
+        byte[] saved = new byte[blocks * 16];
+        v.xtsXorSave(t4, zeros, 0, zeros, 0, blocks, saved, 0);
         assertArrayEquals(seq, zeros, "in place, blocks=" + blocks);
+        assertArrayEquals(seq, saved, "the saved tweaks are the tweak sequence, blocks=" + blocks);
     }
 
     @Test

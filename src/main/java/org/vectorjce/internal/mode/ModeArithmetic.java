@@ -108,34 +108,17 @@ public class ModeArithmetic {
     }
 
     /**
-     * {@code out_j = in_j ⊕ T_j} for the next {@code blocks} XTS tweaks, starting with {@code t} and
-     * leaving {@code t} after them — the tweak XOR pass of XTS with the tweaks generated on the
-     * fly, so no tweak buffer is written and read back (XTS runs it twice per chunk, from a saved
-     * start). {@code in} and {@code out} ranges are disjoint or identical.
-     */
-    /**
-     * {@link #xtsXor}, also writing each tweak T_j to {@code tw[twOff + 16j ..]}: the second XOR
-     * pass of a short data unit then reads them back ({@link #xor}) instead of generating them
-     * again.
+     * {@code out_j = in_j ⊕ T_j} for the next {@code blocks} XTS tweaks, starting with {@code t}
+     * and leaving {@code t} after them, each tweak T_j also written to {@code tw[twOff + 16j ..]}:
+     * XTS's second XOR pass reads them back ({@link #xor}) instead of generating them again
+     * (measured faster here at 4 KiB, 8 KiB and 1 MiB). {@code in} and {@code out} ranges are
+     * disjoint or identical.
      */
     public void xtsXorSave(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks, byte[] tw, int twOff) {
         long lo = t[0], hi = t[1];
         for (int b = 0; b < blocks; b++, inOff += 16, outOff += 16, twOff += 16) {
             LE64.set(tw, twOff, lo);
             LE64.set(tw, twOff + 8, hi);
-            LE64.set(out, outOff, (long) LE64.get(in, inOff) ^ lo);
-            LE64.set(out, outOff + 8, (long) LE64.get(in, inOff + 8) ^ hi);
-            long carry = hi >> 63;
-            hi = (hi << 1) | (lo >>> 63);
-            lo = (lo << 1) ^ (carry & Gf128.R);
-        }
-        t[0] = lo;
-        t[1] = hi;
-    }
-
-    public void xtsXor(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        long lo = t[0], hi = t[1];
-        for (int b = 0; b < blocks; b++, inOff += 16, outOff += 16) {
             LE64.set(out, outOff, (long) LE64.get(in, inOff) ^ lo);
             LE64.set(out, outOff + 8, (long) LE64.get(in, inOff + 8) ^ hi);
             long carry = hi >> 63;

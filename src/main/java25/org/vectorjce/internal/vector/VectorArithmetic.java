@@ -79,23 +79,9 @@ public final class VectorArithmetic extends ModeArithmetic {
     private static final LongVector PAIR_INDEX_R = PAIR_INDEX.neg().add(63);
 
     @Override
-    public void xtsXor(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        xtsPass(t, in, inOff, out, outOff, blocks, null, 0);
-    }
-
-    @Override
     public void xtsXorSave(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks, byte[] tw, int twOff) {
-        xtsPass(t, in, inOff, out, outOff, blocks, tw, twOff);
-    }
-
-    /** {@link #xtsXor}, and with {@code tw} non-null also the tweaks into it (a loop-invariant test). */
-    private void xtsPass(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks, byte[] tw, int twOff) {
         if (blocks < 2 * STEP) {
-            if (tw == null) {
-                super.xtsXor(t, in, inOff, out, outOff, blocks);
-            } else {
-                super.xtsXorSave(t, in, inOff, out, outOff, blocks, tw, twOff);
-            }
+            super.xtsXorSave(t, in, inOff, out, outOff, blocks, tw, twOff);
             return;
         }
         // Four chains: v_k holds tweaks j+kL .. j+kL+L-1; every step advances all by α^STEP.
@@ -132,12 +118,10 @@ public final class VectorArithmetic extends ModeArithmetic {
             ByteVector.fromArray(BS, in, inOff + i + VLEN).lanewise(VectorOperators.XOR, v1.reinterpretAsBytes()).intoArray(out, outOff + i + VLEN);
             ByteVector.fromArray(BS, in, inOff + i + 2 * VLEN).lanewise(VectorOperators.XOR, v2.reinterpretAsBytes()).intoArray(out, outOff + i + 2 * VLEN);
             ByteVector.fromArray(BS, in, inOff + i + 3 * VLEN).lanewise(VectorOperators.XOR, v3.reinterpretAsBytes()).intoArray(out, outOff + i + 3 * VLEN);
-            if (tw != null) {
-                v0.reinterpretAsBytes().intoArray(tw, twOff + i);
-                v1.reinterpretAsBytes().intoArray(tw, twOff + i + VLEN);
-                v2.reinterpretAsBytes().intoArray(tw, twOff + i + 2 * VLEN);
-                v3.reinterpretAsBytes().intoArray(tw, twOff + i + 3 * VLEN);
-            }
+            v0.reinterpretAsBytes().intoArray(tw, twOff + i);
+            v1.reinterpretAsBytes().intoArray(tw, twOff + i + VLEN);
+            v2.reinterpretAsBytes().intoArray(tw, twOff + i + 2 * VLEN);
+            v3.reinterpretAsBytes().intoArray(tw, twOff + i + 3 * VLEN);
             LongVector cs0 = v0.rearrange(SWAP).lanewise(VectorOperators.LSHR, 64 - STEP);
             LongVector rs0 = cs0.lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 1))
                     .lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 2))
@@ -163,11 +147,7 @@ public final class VectorArithmetic extends ModeArithmetic {
         t[1] = v0.lane(1);
         int done = bytes / 16;
         if (done < blocks) {
-            if (tw == null) {
-                super.xtsXor(t, in, inOff + bytes, out, outOff + bytes, blocks - done);
-            } else {
-                super.xtsXorSave(t, in, inOff + bytes, out, outOff + bytes, blocks - done, tw, twOff + bytes);
-            }
+            super.xtsXorSave(t, in, inOff + bytes, out, outOff + bytes, blocks - done, tw, twOff + bytes);
         }
     }
 
