@@ -290,7 +290,7 @@ public final class VectorJceCipher extends CipherSpi {
         }
 
         void restart() {
-            java.util.Arrays.fill(partial, 0, buffered, (byte) 0);
+            Arrays.fill(partial, 0, buffered, (byte) 0);
             buffered = 0;
             done = 0;
         }
@@ -418,7 +418,8 @@ public final class VectorJceCipher extends CipherSpi {
 
     /**
      * {@code count} whole sectors, each one data unit of the mode with its own IV: the IVs of a
-     * batch first (one kernel call for ESSIV), then each sector as a message of its own.
+     * batch first (one kernel call for ESSIV), then the batch through {@link Mode#processUnits}
+     * (XTS and LRW: on their bulk path; CBC: sector by sector).
      */
     private void runSectors(byte[] in, int inOff, byte[] out, int outOff, int count) {
         Sectors st = sector;

@@ -408,17 +408,13 @@ public final class Kernels {
                 default -> TwofishTable.create(key, false);
             };
         }
-
-        @Override
-        public String toString() {
-            return name;
-        }
     }
 
     /**
      * A Vector API kernel, known here by name and priority. Its class is reached through
-     * {@code VectorKernels.unavailableReason(name)} and {@code VectorKernels.create(name, key)},
-     * looked up by name when first asked, and only when the module is present.
+     * {@code VectorKernels.unavailableReason(name)} and
+     * {@code VectorKernels.create(name, key, padShortCalls)}, looked up by name when first asked,
+     * and only when the module is present.
      */
     private static final class VectorFactory extends Registered {
         private volatile String reason;
@@ -458,11 +454,6 @@ public final class Kernels {
             } catch (Throwable e) {
                 throw new IllegalStateException(e);
             }
-        }
-
-        @Override
-        public String toString() {
-            return name;
         }
 
         static String loadFailure() {
