@@ -177,10 +177,13 @@ class KeyHygieneTest {
         return true;
     }
 
-    /** What the walk saw: primitive arrays (zero or not) and JDK objects it could not read. */
-    private record Walk(List<String> nonZero, List<String> zero, List<String> opaque) {
+    /**
+     * What the walk saw: primitive arrays (zero or not), JDK objects it could not read, and a copy
+     * of every primitive array by path.
+     */
+    private record Walk(List<String> nonZero, List<String> zero, List<String> opaque, java.util.Map<String, Object> copies) {
         Walk() {
-            this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new java.util.LinkedHashMap<>());
         }
     }
 
@@ -205,6 +208,11 @@ class KeyHygieneTest {
                 String p = path + "." + f.getName();
                 Class<?> t = f.getType();
                 if (t.isArray() && t.getComponentType().isPrimitive()) {
+                    if (v != null) {
+                        Object copy = Array.newInstance(t.getComponentType(), Array.getLength(v));
+                        System.arraycopy(v, 0, copy, 0, Array.getLength(v));
+                        w.copies().put(p, copy);
+                    }
                     if (v != null && f.getName().equals("iv")) {
                         w.zero().add(p + " (the IV: public, not key material)");
                     } else if (v != null) {
@@ -392,41 +400,6 @@ class KeyHygieneTest {
         });
     }
 
-    /** Every primitive array the walk reaches, by path, with a copy of its contents. */
-    private static java.util.Map<String, Object> arrays(Object root) throws IllegalAccessException {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-        collectArrays(root, root.getClass().getSimpleName(), m, Collections.newSetFromMap(new IdentityHashMap<>()));
-        return m;
-    }
-
-    private static void collectArrays(Object o, String path, java.util.Map<String, Object> m, Set<Object> seen)
-            throws IllegalAccessException {
-        if (o == null || !seen.add(o)) {
-            return;
-        }
-        for (Class<?> c = o.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers())) {
-                    continue;
-                }
-                f.setAccessible(true);
-                Object v = f.get(o);
-                String p = path + "." + f.getName();
-                if (v == null) {
-                    continue;
-                }
-                if (v.getClass().isArray() && v.getClass().getComponentType().isPrimitive()) {
-                    int n = Array.getLength(v);
-                    Object copy = Array.newInstance(v.getClass().getComponentType(), n);
-                    System.arraycopy(v, 0, copy, 0, n);
-                    m.put(p, copy);
-                } else if (ownClass(v.getClass()) && !shared(v)) {
-                    collectArrays(v, p, m, seen);
-                }
-            }
-        }
-    }
-
     /**
      * A new key of the same size re-keys the cipher in place (issue 11: the mode keeps its buffers,
      * tables, SunJCE ciphers and native memory). The old schedule must still be gone: no array the
@@ -458,12 +431,12 @@ class KeyHygieneTest {
                     }
                 }
                 Object mode = modeField.get(spi);
-                java.util.Map<String, Object> before = arrays(mode);
+                java.util.Map<String, Object> before = walk(mode).copies();
 
                 byte[] key2 = ContractSupport.key(rnd, len);
                 invoke(engineInit, spi, Cipher.ENCRYPT_MODE, new SecretKeySpec(key2, s.alg()), ivSpec, null);
                 assertTrue(modeField.get(spi) == mode, s + " " + kernel + ": a same-size key should re-key in place");
-                java.util.Map<String, Object> after = arrays(mode);
+                java.util.Map<String, Object> after = walk(mode).copies();
                 List<String> kept = new ArrayList<>();
                 for (java.util.Map.Entry<String, Object> e : before.entrySet()) {
                     Object now = after.get(e.getKey());
