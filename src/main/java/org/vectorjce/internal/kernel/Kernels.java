@@ -60,6 +60,7 @@ public final class Kernels {
                 // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
                 // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its gather loop late.
                 new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
+                new VectorFactory("twofish-vec128-ct", "Twofish", 104, true),
                 new BaseFactory("twofish-table", "Twofish", 100, false));
     }
 

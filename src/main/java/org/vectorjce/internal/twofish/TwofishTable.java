@@ -250,6 +250,15 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
         return Q1[x];
     }
 
+    /**
+     * S_i = RS · (m_{8i}, ..., m_{8i+7}) of {@code key} (§4.3), the key material of the S-boxes: for
+     * {@code twofish-vec128-ct}, which builds its nibble tables from it. Table-based, as all key
+     * set-up here.
+     */
+    public static int sboxKey(byte[] key, int i) {
+        return rsEncode(key, 8 * i);
+    }
+
     /** S_i = RS · (m_{8i}, ..., m_{8i+7}) as a little-endian word (§4.3). */
     static int rsEncode(byte[] key, int off) {
         int w = 0;

@@ -17,6 +17,7 @@ public final class VectorKernels {
         return switch (name) {
             case AesVec512.NAME, TwofishVec512.NAME -> VectorSupport.unavailableReason(512, true);
             case AesVec256.NAME, TwofishVec256.NAME -> VectorSupport.unavailableReason(256, false);
+            case TwofishVec128.NAME -> VectorSupport.unavailableReason(128, false);
             default -> "no vector kernel is named '" + name + "'";
         };
     }
@@ -32,6 +33,7 @@ public final class VectorKernels {
             case AesVec256.NAME -> new AesVec256(key);
             case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls);
             case TwofishVec256.NAME -> new TwofishVec256(key);
+            case TwofishVec128.NAME -> new TwofishVec128(key, padShortCalls);
             default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
         };
     }
