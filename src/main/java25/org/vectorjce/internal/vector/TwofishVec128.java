@@ -4,9 +4,6 @@ import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
@@ -153,12 +150,8 @@ public final class TwofishVec128 extends BlockKernel {
     private static final int A3B3 = Z + 128 * GROUPS;
     private static final int SIZE = A3B3 + 32 * GROUPS;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
-    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
 
-    private final MemorySegment mem = Arena.ofAuto().allocate(SIZE, 64);
-    /** The batch's state, planes and outputs, wiped on re-key and destroy. */
-    private final MemorySegment work = mem.asSlice(STATE);
+    private final byte[] mem = new byte[SIZE];
 
     /** The scalar kernel for short calls and tails; its subkeys are ours too. */
     private final TwofishTable fallback;
@@ -181,7 +174,7 @@ public final class TwofishVec128 extends BlockKernel {
     @Override
     public boolean rekey(byte[] key) {
         fallback.rekey(key);
-        work.fill((byte) 0);
+        Arrays.fill(mem, STATE, SIZE, (byte) 0);
         fillTables(key);
         return true;
     }
@@ -194,8 +187,12 @@ public final class TwofishVec128 extends BlockKernel {
     @Override
     public void destroy() {
         fallback.destroy();
-        mem.fill((byte) 0);
+        Arrays.fill(mem, (byte) 0);
         Arrays.fill(pad, (byte) 0);
+    }
+
+    private static void put(byte[] m, int off, int v) {
+        m[off] = (byte) v;
     }
 
     private static int lMap(int a) {
@@ -223,10 +220,10 @@ public final class TwofishVec128 extends BlockKernel {
 
     /** The nibble tables of {@code key}: START (fixed), and per S-box its q chain with the key bytes. */
     private void fillTables(byte[] key) {
-        MemorySegment m = mem;
+        byte[] m = mem;
         for (int x = 0; x < 16; x++) {
-            m.set(BYTE, START + x, pack(x, lMap(x)));       // a0 -> (a0, L(a0))
-            m.set(BYTE, START + 16 + x, pack(x, rMap(x)));  // b0 -> (b0, R(b0))
+            put(m, START + x, pack(x, lMap(x)));       // a0 -> (a0, L(a0))
+            put(m, START + 16 + x, pack(x, rMap(x)));  // b0 -> (b0, R(b0))
         }
         int n = key.length / 8;
         int[] s = new int[n]; // RS of key bytes 8i..8i+7, xored in after the (i+1)-th q of the chain
@@ -235,12 +232,12 @@ public final class TwofishVec128 extends BlockKernel {
         }
         layers = n + 1;
         for (int j = 0; j < 4; j++) {
-            long t = TAB + (long) JSTRIDE * j;
+            int t = TAB + JSTRIDE * j;
             for (int l = 0; l < layers; l++) {
                 byte[][] q = QT[Q_OF[j][5 - layers + l]];
                 for (int x = 0; x < 16; x++) {
-                    m.set(BYTE, t + x, pack(q[0][x], lMap(q[0][x])));       // a1 -> (t0, L∘t0)
-                    m.set(BYTE, t + 16 + x, pack(q[1][x], rMap(q[1][x])));  // b1 -> (t1, R∘t1)
+                    put(m, t + x, pack(q[0][x], lMap(q[0][x])));       // a1 -> (t0, L∘t0)
+                    put(m, t + 16 + x, pack(q[1][x], rMap(q[1][x])));  // b1 -> (t1, R∘t1)
                 }
                 t += 32;
                 if (l < layers - 1) {
@@ -248,16 +245,16 @@ public final class TwofishVec128 extends BlockKernel {
                     // and a1' = a0' ^ b0', b1' = L(a0') ^ R(b0') (L and R are linear).
                     int kb = (s[l] >>> (8 * j)) & 0xff, kh = kb >>> 4, kl = kb & 0xf;
                     for (int x = 0; x < 16; x++) {
-                        m.set(BYTE, t + x, pack(q[3][x] ^ kh ^ kl, lMap(q[3][x] ^ kh)));  // b3
-                        m.set(BYTE, t + 16 + x, pack(q[2][x], rMap(q[2][x] ^ kl)));      // a3
+                        put(m, t + x, pack(q[3][x] ^ kh ^ kl, lMap(q[3][x] ^ kh)));  // b3
+                        put(m, t + 16 + x, pack(q[2][x], rMap(q[2][x] ^ kl)));      // a3
                     }
                     t += 32;
                 } else {
                     for (int c = 0; c < 3; c++) {
                         int coeff = MDS[COEFF_ROWS[4 * j + c]][j];
                         for (int x = 0; x < 16; x++) {
-                            m.set(BYTE, t + 16 * c + x, (byte) mul(coeff, q[2][x]));
-                            m.set(BYTE, t + 48 + 16 * c + x, (byte) mul(coeff, q[3][x] << 4));
+                            put(m, t + 16 * c + x, (byte) mul(coeff, q[2][x]));
+                            put(m, t + 48 + 16 * c + x, (byte) mul(coeff, q[3][x] << 4));
                         }
                     }
                 }
@@ -338,52 +335,52 @@ public final class TwofishVec128 extends BlockKernel {
 
     /** Block words to STATE, word w of block b at {@code STATE + 64w + 4b}, xored with {@code k[kb + w]}. */
     private void load(byte[] in, int off, int kb) {
-        final MemorySegment m = mem;
+        final byte[] m = mem;
         final int[] k = this.k;
         int k0 = k[kb], k1 = k[kb + 1], k2 = k[kb + 2], k3 = k[kb + 3];
         for (int b = 0; b < WAY; b++, off += 16) {
-            m.set(INT_LE, X0 + 4 * b, readInt(in, off) ^ k0);
-            m.set(INT_LE, X1 + 4 * b, readInt(in, off + 4) ^ k1);
-            m.set(INT_LE, X2 + 4 * b, readInt(in, off + 8) ^ k2);
-            m.set(INT_LE, X3 + 4 * b, readInt(in, off + 12) ^ k3);
+            LE_INT.set(m, X0 + 4 * b, readInt(in, off) ^ k0);
+            LE_INT.set(m, X1 + 4 * b, readInt(in, off + 4) ^ k1);
+            LE_INT.set(m, X2 + 4 * b, readInt(in, off + 8) ^ k2);
+            LE_INT.set(m, X3 + 4 * b, readInt(in, off + 12) ^ k3);
         }
     }
 
     /** Output whitening undoes the last swap (§4): C = (x2, x3, x0, x1) ^ K4..K7. */
     private void store(byte[] out, int off, int kb) {
-        final MemorySegment m = mem;
+        final byte[] m = mem;
         final int[] k = this.k;
         int k0 = k[kb], k1 = k[kb + 1], k2 = k[kb + 2], k3 = k[kb + 3];
         for (int b = 0; b < WAY; b++, off += 16) {
-            writeInt(out, off, m.get(INT_LE, X2 + 4 * b) ^ k0);
-            writeInt(out, off + 4, m.get(INT_LE, X3 + 4 * b) ^ k1);
-            writeInt(out, off + 8, m.get(INT_LE, X0 + 4 * b) ^ k2);
-            writeInt(out, off + 12, m.get(INT_LE, X1 + 4 * b) ^ k3);
+            writeInt(out, off, (int) LE_INT.get(m, X2 + 4 * b) ^ k0);
+            writeInt(out, off + 4, (int) LE_INT.get(m, X3 + 4 * b) ^ k1);
+            writeInt(out, off + 8, (int) LE_INT.get(m, X0 + 4 * b) ^ k2);
+            writeInt(out, off + 12, (int) LE_INT.get(m, X1 + 4 * b) ^ k3);
         }
     }
 
     /** Ciphertext (x2, x3, x0, x1) ^ K4..K7 into the state. */
     private void loadDec(byte[] in, int off) {
-        final MemorySegment m = mem;
+        final byte[] m = mem;
         final int[] k = this.k;
         int k4 = k[4], k5 = k[5], k6 = k[6], k7 = k[7];
         for (int b = 0; b < WAY; b++, off += 16) {
-            m.set(INT_LE, X2 + 4 * b, readInt(in, off) ^ k4);
-            m.set(INT_LE, X3 + 4 * b, readInt(in, off + 4) ^ k5);
-            m.set(INT_LE, X0 + 4 * b, readInt(in, off + 8) ^ k6);
-            m.set(INT_LE, X1 + 4 * b, readInt(in, off + 12) ^ k7);
+            LE_INT.set(m, X2 + 4 * b, readInt(in, off) ^ k4);
+            LE_INT.set(m, X3 + 4 * b, readInt(in, off + 4) ^ k5);
+            LE_INT.set(m, X0 + 4 * b, readInt(in, off + 8) ^ k6);
+            LE_INT.set(m, X1 + 4 * b, readInt(in, off + 12) ^ k7);
         }
     }
 
     private void storeDec(byte[] out, int off) {
-        final MemorySegment m = mem;
+        final byte[] m = mem;
         final int[] k = this.k;
         int k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3];
         for (int b = 0; b < WAY; b++, off += 16) {
-            writeInt(out, off, m.get(INT_LE, X0 + 4 * b) ^ k0);
-            writeInt(out, off + 4, m.get(INT_LE, X1 + 4 * b) ^ k1);
-            writeInt(out, off + 8, m.get(INT_LE, X2 + 4 * b) ^ k2);
-            writeInt(out, off + 12, m.get(INT_LE, X3 + 4 * b) ^ k3);
+            writeInt(out, off, (int) LE_INT.get(m, X0 + 4 * b) ^ k0);
+            writeInt(out, off + 4, (int) LE_INT.get(m, X1 + 4 * b) ^ k1);
+            writeInt(out, off + 8, (int) LE_INT.get(m, X2 + 4 * b) ^ k2);
+            writeInt(out, off + 12, (int) LE_INT.get(m, X3 + 4 * b) ^ k3);
         }
     }
 
@@ -408,22 +405,22 @@ public final class TwofishVec128 extends BlockKernel {
 
     /** Byte planes of words p (g0's input) and q (g1's, ROL 8: its byte b feeds S-box b + 1). */
     private void planes(int p, int q) {
-        final MemorySegment m = mem;
+        final byte[] m = mem;
         for (int set = 0; set < 2 * GROUPS; set++) {
             int src = ((set & 1) == 0 ? p : q) + 64 * (set >> 1), rot = set & 1; // g1: byte b to plane b + 1
-            ShortVector v0 = ShortVector.fromMemorySegment(H, m, src, LE);
-            ShortVector v1 = ShortVector.fromMemorySegment(H, m, src + 16, LE);
-            ShortVector v2 = ShortVector.fromMemorySegment(H, m, src + 32, LE);
-            ShortVector v3 = ShortVector.fromMemorySegment(H, m, src + 48, LE);
+            ShortVector v0 = ByteVector.fromArray(B, m, src).reinterpretAsShorts();
+            ShortVector v1 = ByteVector.fromArray(B, m, src + 16).reinterpretAsShorts();
+            ShortVector v2 = ByteVector.fromArray(B, m, src + 32).reinterpretAsShorts();
+            ShortVector v3 = ByteVector.fromArray(B, m, src + 48).reinterpretAsShorts();
             IntVector c01 = v0.and((short) 0x00ff).or(v1.lanewise(LSHL, 8)).reinterpretAsInts();
             IntVector d01 = v0.lanewise(LSHR, 8).or(v1.and((short) 0xff00)).reinterpretAsInts();
             IntVector c23 = v2.and((short) 0x00ff).or(v3.lanewise(LSHL, 8)).reinterpretAsInts();
             IntVector d23 = v2.lanewise(LSHR, 8).or(v3.and((short) 0xff00)).reinterpretAsInts();
             int dst = PLANES + 64 * set;
-            c01.and(0xffff).or(c23.lanewise(LSHL, 16)).intoMemorySegment(m, dst + 16 * (rot & 3), LE);
-            d01.and(0xffff).or(d23.lanewise(LSHL, 16)).intoMemorySegment(m, dst + 16 * ((1 + rot) & 3), LE);
-            c01.lanewise(LSHR, 16).or(c23.and(0xffff0000)).intoMemorySegment(m, dst + 16 * ((2 + rot) & 3), LE);
-            d01.lanewise(LSHR, 16).or(d23.and(0xffff0000)).intoMemorySegment(m, dst + 16 * ((3 + rot) & 3), LE);
+            c01.and(0xffff).or(c23.lanewise(LSHL, 16)).reinterpretAsBytes().intoArray(m, dst + 16 * (rot & 3));
+            d01.and(0xffff).or(d23.lanewise(LSHL, 16)).reinterpretAsBytes().intoArray(m, dst + 16 * ((1 + rot) & 3));
+            c01.lanewise(LSHR, 16).or(c23.and(0xffff0000)).reinterpretAsBytes().intoArray(m, dst + 16 * ((2 + rot) & 3));
+            d01.lanewise(LSHR, 16).or(d23.and(0xffff0000)).reinterpretAsBytes().intoArray(m, dst + 16 * ((3 + rot) & 3));
         }
     }
 
@@ -443,24 +440,24 @@ public final class TwofishVec128 extends BlockKernel {
      * index to the low four bits, so the low nibble needs no mask and the high one a shift.
      */
     private void sbox(int j) {
-        final MemorySegment m = mem;
-        ByteVector s0 = ByteVector.fromMemorySegment(B, m, START, LE);
-        ByteVector s1 = ByteVector.fromMemorySegment(B, m, START + 16, LE);
-        ByteVector p = ByteVector.fromMemorySegment(B, m, PLANES + 0 + 16 * j, LE);
-        ByteVector q = ByteVector.fromMemorySegment(B, m, PLANES + 64 + 16 * j, LE);
-        ByteVector r = ByteVector.fromMemorySegment(B, m, PLANES + 128 + 16 * j, LE);
-        ByteVector u = ByteVector.fromMemorySegment(B, m, PLANES + 192 + 16 * j, LE);
+        final byte[] m = mem;
+        ByteVector s0 = ByteVector.fromArray(B, m, START);
+        ByteVector s1 = ByteVector.fromArray(B, m, START + 16);
+        ByteVector p = ByteVector.fromArray(B, m, PLANES + 0 + 16 * j);
+        ByteVector q = ByteVector.fromArray(B, m, PLANES + 64 + 16 * j);
+        ByteVector r = ByteVector.fromArray(B, m, PLANES + 128 + 16 * j);
+        ByteVector u = ByteVector.fromArray(B, m, PLANES + 192 + 16 * j);
         // x = 16·a0 + b0 -> (a1, b1) = (a0 ^ b0, L(a0) ^ R(b0))
         ByteVector pd = p.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(s0).lanewise(XOR, p.selectFrom(s1));
         ByteVector qd = q.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(s0).lanewise(XOR, q.selectFrom(s1));
         ByteVector rd = r.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(s0).lanewise(XOR, r.selectFrom(s1));
         ByteVector ud = u.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(s0).lanewise(XOR, u.selectFrom(s1));
-        long t = TAB + (long) JSTRIDE * j;
+        int t = TAB + JSTRIDE * j;
         for (int l = layers - 1; l > 0; l--, t += 64) {
-            ByteVector m0 = ByteVector.fromMemorySegment(B, m, t, LE);
-            ByteVector m1 = ByteVector.fromMemorySegment(B, m, t + 16, LE);
-            ByteVector b0 = ByteVector.fromMemorySegment(B, m, t + 32, LE);
-            ByteVector b1 = ByteVector.fromMemorySegment(B, m, t + 48, LE);
+            ByteVector m0 = ByteVector.fromArray(B, m, t);
+            ByteVector m1 = ByteVector.fromArray(B, m, t + 16);
+            ByteVector b0 = ByteVector.fromArray(B, m, t + 32);
+            ByteVector b1 = ByteVector.fromArray(B, m, t + 48);
             // (a1, b1) -> (a3, b3) -> the next q's (a1, b1)
             ByteVector pc = pd.selectFrom(m0).lanewise(XOR, pd.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(m1));
             ByteVector qc = qd.selectFrom(m0).lanewise(XOR, qd.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(m1));
@@ -471,16 +468,16 @@ public final class TwofishVec128 extends BlockKernel {
             rd = rc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(b0).lanewise(XOR, rc.selectFrom(b1));
             ud = uc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(b0).lanewise(XOR, uc.selectFrom(b1));
         }
-        ByteVector m0 = ByteVector.fromMemorySegment(B, m, t, LE);
-        ByteVector m1 = ByteVector.fromMemorySegment(B, m, t + 16, LE);
+        ByteVector m0 = ByteVector.fromArray(B, m, t);
+        ByteVector m1 = ByteVector.fromArray(B, m, t + 16);
         ByteVector pc = pd.selectFrom(m0).lanewise(XOR, pd.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(m1));
         ByteVector qc = qd.selectFrom(m0).lanewise(XOR, qd.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(m1));
         ByteVector rc = rd.selectFrom(m0).lanewise(XOR, rd.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(m1));
         ByteVector uc = ud.selectFrom(m0).lanewise(XOR, ud.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes().selectFrom(m1));
-        pc.intoMemorySegment(m, A3B3 + 0, LE);
-        qc.intoMemorySegment(m, A3B3 + 16, LE);
-        rc.intoMemorySegment(m, A3B3 + 32, LE);
-        uc.intoMemorySegment(m, A3B3 + 48, LE);
+        pc.reinterpretAsBytes().intoArray(m, A3B3 + 0);
+        qc.reinterpretAsBytes().intoArray(m, A3B3 + 16);
+        rc.reinterpretAsBytes().intoArray(m, A3B3 + 32);
+        uc.reinterpretAsBytes().intoArray(m, A3B3 + 48);
     }
 
     /**
@@ -488,48 +485,48 @@ public final class TwofishVec128 extends BlockKernel {
      * planes at A3B3; the products xored into Z's rows (written, for j = 0).
      */
     private void mds(int j) {
-        final MemorySegment m = mem;
-        final long t = TAB + (long) JSTRIDE * j + 64L * (layers - 1) + 32;
-        ByteVector pc = ByteVector.fromMemorySegment(B, m, A3B3 + 0, LE);
-        ByteVector qc = ByteVector.fromMemorySegment(B, m, A3B3 + 16, LE);
-        ByteVector rc = ByteVector.fromMemorySegment(B, m, A3B3 + 32, LE);
-        ByteVector uc = ByteVector.fromMemorySegment(B, m, A3B3 + 48, LE);
+        final byte[] m = mem;
+        final int t = TAB + JSTRIDE * j + 64 * (layers - 1) + 32;
+        ByteVector pc = ByteVector.fromArray(B, m, A3B3 + 0);
+        ByteVector qc = ByteVector.fromArray(B, m, A3B3 + 16);
+        ByteVector rc = ByteVector.fromArray(B, m, A3B3 + 32);
+        ByteVector uc = ByteVector.fromArray(B, m, A3B3 + 48);
         ByteVector ph = pc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes();
         ByteVector qh = qc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes();
         ByteVector rh = rc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes();
         ByteVector uh = uc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes();
         // Column j of MDS has three distinct coefficients, the third in two rows (COEFF_ROWS).
         for (int c = 0; c < 3; c++) {
-            ByteVector fl = ByteVector.fromMemorySegment(B, m, t + 16 * c, LE);
-            ByteVector fh = ByteVector.fromMemorySegment(B, m, t + 48 + 16 * c, LE);
+            ByteVector fl = ByteVector.fromArray(B, m, t + 16 * c);
+            ByteVector fh = ByteVector.fromArray(B, m, t + 48 + 16 * c);
             ByteVector zp = pc.selectFrom(fl).lanewise(XOR, ph.selectFrom(fh));
             ByteVector zq = qc.selectFrom(fl).lanewise(XOR, qh.selectFrom(fh));
             ByteVector zr = rc.selectFrom(fl).lanewise(XOR, rh.selectFrom(fh));
             ByteVector zu = uc.selectFrom(fl).lanewise(XOR, uh.selectFrom(fh));
-            long o = Z + 16 * COEFF_ROWS[4 * j + c];
+            int o = Z + 16 * COEFF_ROWS[4 * j + c];
             if (j == 0) {
-                zp.intoMemorySegment(m, o + 0, LE);
-                zq.intoMemorySegment(m, o + 64, LE);
-                zr.intoMemorySegment(m, o + 128, LE);
-                zu.intoMemorySegment(m, o + 192, LE);
+                zp.reinterpretAsBytes().intoArray(m, o + 0);
+                zq.reinterpretAsBytes().intoArray(m, o + 64);
+                zr.reinterpretAsBytes().intoArray(m, o + 128);
+                zu.reinterpretAsBytes().intoArray(m, o + 192);
             } else {
-                zp.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 0, LE)).intoMemorySegment(m, o + 0, LE);
-                zq.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 64, LE)).intoMemorySegment(m, o + 64, LE);
-                zr.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 128, LE)).intoMemorySegment(m, o + 128, LE);
-                zu.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 192, LE)).intoMemorySegment(m, o + 192, LE);
+                zp.lanewise(XOR, ByteVector.fromArray(B, m, o + 0)).reinterpretAsBytes().intoArray(m, o + 0);
+                zq.lanewise(XOR, ByteVector.fromArray(B, m, o + 64)).reinterpretAsBytes().intoArray(m, o + 64);
+                zr.lanewise(XOR, ByteVector.fromArray(B, m, o + 128)).reinterpretAsBytes().intoArray(m, o + 128);
+                zu.lanewise(XOR, ByteVector.fromArray(B, m, o + 192)).reinterpretAsBytes().intoArray(m, o + 192);
             }
             if (c == 2) {
                 o = Z + 16 * COEFF_ROWS[4 * j + 3];
                 if (j == 0) {
-                    zp.intoMemorySegment(m, o + 0, LE);
-                    zq.intoMemorySegment(m, o + 64, LE);
-                    zr.intoMemorySegment(m, o + 128, LE);
-                    zu.intoMemorySegment(m, o + 192, LE);
+                    zp.reinterpretAsBytes().intoArray(m, o + 0);
+                    zq.reinterpretAsBytes().intoArray(m, o + 64);
+                    zr.reinterpretAsBytes().intoArray(m, o + 128);
+                    zu.reinterpretAsBytes().intoArray(m, o + 192);
                 } else {
-                    zp.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 0, LE)).intoMemorySegment(m, o + 0, LE);
-                    zq.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 64, LE)).intoMemorySegment(m, o + 64, LE);
-                    zr.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 128, LE)).intoMemorySegment(m, o + 128, LE);
-                    zu.lanewise(XOR, ByteVector.fromMemorySegment(B, m, o + 192, LE)).intoMemorySegment(m, o + 192, LE);
+                    zp.lanewise(XOR, ByteVector.fromArray(B, m, o + 0)).reinterpretAsBytes().intoArray(m, o + 0);
+                    zq.lanewise(XOR, ByteVector.fromArray(B, m, o + 64)).reinterpretAsBytes().intoArray(m, o + 64);
+                    zr.lanewise(XOR, ByteVector.fromArray(B, m, o + 128)).reinterpretAsBytes().intoArray(m, o + 128);
+                    zu.lanewise(XOR, ByteVector.fromArray(B, m, o + 192)).reinterpretAsBytes().intoArray(m, o + 192);
                 }
             }
         }
@@ -542,36 +539,36 @@ public final class TwofishVec128 extends BlockKernel {
      * kRor to the ROR word and F1 + kRol to the ROL word, decryption ({@code inv} 1) F1 and F0.
      */
     private void pht(int ror, int rol, int kRor, int kRol, int inv) {
-        final MemorySegment m = mem;
+        final byte[] m = mem;
         for (int g = Z; g < Z + 128 * GROUPS; g += 64) {
-            IntVector z0 = IntVector.fromMemorySegment(I, m, g, LE);
-            IntVector z1 = IntVector.fromMemorySegment(I, m, g + 16, LE);
-            IntVector z2 = IntVector.fromMemorySegment(I, m, g + 32, LE);
-            IntVector z3 = IntVector.fromMemorySegment(I, m, g + 48, LE);
+            IntVector z0 = ByteVector.fromArray(B, m, g).reinterpretAsInts();
+            IntVector z1 = ByteVector.fromArray(B, m, g + 16).reinterpretAsInts();
+            IntVector z2 = ByteVector.fromArray(B, m, g + 32).reinterpretAsInts();
+            IntVector z3 = ByteVector.fromArray(B, m, g + 48).reinterpretAsInts();
             ShortVector c01 = z0.and(0xffff).or(z2.lanewise(LSHL, 16)).reinterpretAsShorts();
             ShortVector c23 = z0.lanewise(LSHR, 16).or(z2.and(0xffff0000)).reinterpretAsShorts();
             ShortVector d01 = z1.and(0xffff).or(z3.lanewise(LSHL, 16)).reinterpretAsShorts();
             ShortVector d23 = z1.lanewise(LSHR, 16).or(z3.and(0xffff0000)).reinterpretAsShorts();
-            c01.and((short) 0x00ff).or(d01.lanewise(LSHL, 8)).intoMemorySegment(m, g, LE);
-            c01.lanewise(LSHR, 8).or(d01.and((short) 0xff00)).intoMemorySegment(m, g + 16, LE);
-            c23.and((short) 0x00ff).or(d23.lanewise(LSHL, 8)).intoMemorySegment(m, g + 32, LE);
-            c23.lanewise(LSHR, 8).or(d23.and((short) 0xff00)).intoMemorySegment(m, g + 48, LE);
+            c01.and((short) 0x00ff).or(d01.lanewise(LSHL, 8)).reinterpretAsBytes().intoArray(m, g);
+            c01.lanewise(LSHR, 8).or(d01.and((short) 0xff00)).reinterpretAsBytes().intoArray(m, g + 16);
+            c23.and((short) 0x00ff).or(d23.lanewise(LSHL, 8)).reinterpretAsBytes().intoArray(m, g + 32);
+            c23.lanewise(LSHR, 8).or(d23.and((short) 0xff00)).reinterpretAsBytes().intoArray(m, g + 48);
         }
         for (int o = 0; o < 4 * WAY; o += 16) {
             // Z holds, per group of 16 blocks, g0's words then g1's.
             int zo = Z + 2 * (o & ~63) + (o & 63);
-            IntVector ga = IntVector.fromMemorySegment(I, m, zo, LE);
-            IntVector gb = IntVector.fromMemorySegment(I, m, zo + 64, LE);
+            IntVector ga = ByteVector.fromArray(B, m, zo).reinterpretAsInts();
+            IntVector gb = ByteVector.fromArray(B, m, zo + 64).reinterpretAsInts();
             // F0 = g0 + g1, F1 = F0 + g1: the extra g1 goes to the ROR word when decrypting
             // (inv = 1, mask -1) and to the ROL word when encrypting (constant shifts and masks
             // only: SSE has no variable vector shift).
             IntVector f = ga.add(gb);
             IntVector fRor = f.add(gb.and(-inv)).add(kRor);
             IntVector fRol = f.add(gb.and(inv - 1)).add(kRol);
-            IntVector x = IntVector.fromMemorySegment(I, m, ror + o, LE).lanewise(XOR, fRor);
-            x.lanewise(LSHR, 1).or(x.lanewise(LSHL, 31)).intoMemorySegment(m, ror + o, LE);
-            IntVector y = IntVector.fromMemorySegment(I, m, rol + o, LE);
-            y.lanewise(LSHL, 1).or(y.lanewise(LSHR, 31)).lanewise(XOR, fRol).intoMemorySegment(m, rol + o, LE);
+            IntVector x = ByteVector.fromArray(B, m, ror + o).reinterpretAsInts().lanewise(XOR, fRor);
+            x.lanewise(LSHR, 1).or(x.lanewise(LSHL, 31)).reinterpretAsBytes().intoArray(m, ror + o);
+            IntVector y = ByteVector.fromArray(B, m, rol + o).reinterpretAsInts();
+            y.lanewise(LSHL, 1).or(y.lanewise(LSHR, 31)).lanewise(XOR, fRol).reinterpretAsBytes().intoArray(m, rol + o);
         }
     }
 }
