@@ -21,12 +21,22 @@ import org.vectorjce.internal.kernel.Kernels;
  * of some kernels past any sensible wait.
  */
 class KernelAllocationTest {
+    /**
+     * Every kernel available here, or those named by {@code vectorjce.test.allocation.kernels} (the
+     * pom's AVX2 and SSE executions check the kernels that claim those widths; each must run here).
+     */
     private static List<KernelFactory> kernels() {
+        String only = System.getProperty("vectorjce.test.allocation.kernels");
         List<KernelFactory> l = new ArrayList<>();
         for (String alg : new String[] {"AES", "Twofish"}) {
             for (String name : Kernels.availableNames(alg)) {
-                l.add(Kernels.byName(alg, name));
+                if (only == null || List.of(only.split(",")).contains(name)) {
+                    l.add(Kernels.byName(alg, name));
+                }
             }
+        }
+        if (only != null) {
+            assertTrue(l.size() == only.split(",").length, "not all of " + only + " run here: " + l);
         }
         return l;
     }
@@ -122,8 +132,9 @@ class KernelAllocationTest {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
         List<DynamicTest> tests = new ArrayList<>();
-        for (String alg : new String[] {"AES", "Twofish"}) {
-            for (String kernel : Kernels.availableNames(alg)) {
+        for (KernelFactory f : kernels()) {
+            String alg = f.algorithm(), kernel = f.name();
+            {
                 if (kernel.equals("twofish-vec256-8way")) {
                     continue; // its known boxing, skipped in hotPathAllocatesNothing above
                 }

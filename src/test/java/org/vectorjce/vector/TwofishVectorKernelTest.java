@@ -22,14 +22,18 @@ import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
- * The Twofish vector kernels ({@code twofish-vec256-8way}, {@code twofish-vec512-16way}), each
+ * The Twofish vector kernels ({@code twofish-vec128-ct}, {@code twofish-vec256-8way},
+ * {@code twofish-vec512-16way}), each
  * forced through its factory and through the JCA ({@code vectorjce.kernel.twofish}), against the
  * one-block scalar kernel {@code twofish-table} and the Linux testmgr vectors; plus a check that
  * the warmed hot path allocates nothing. A kernel that cannot run on this JVM is skipped with its
  * reason.
  */
 class TwofishVectorKernelTest {
-    /** Multiples of no vector width (8, 32, 64): every batch, padded-tail and scalar-tail path runs. */
+    /**
+     * Multiples of no vector width (8, 32, 64): every batch, padded-tail and scalar-tail path runs
+     * (padded tails: 11..31 blocks for the 16-way kernel, 8..31 for the 128-bit one).
+     */
     private static final int[] BLOCK_COUNTS = {1, 2, 3, 7, 15, 17, 31, 33, 101, 1000};
 
     private static final HexFormat HEX = HexFormat.of();
@@ -50,7 +54,7 @@ class TwofishVectorKernelTest {
      */
     private static Stream<KernelFactory> factories() {
         Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
-        return Stream.of("twofish-vec256-8way", "twofish-vec512-16way").map(TwofishVectorKernelTest::registered);
+        return Stream.of("twofish-vec128-ct", "twofish-vec256-8way", "twofish-vec512-16way").map(TwofishVectorKernelTest::registered);
     }
 
     private static KernelFactory registered(String name) {

@@ -92,6 +92,7 @@ public final class Platform {
         static final boolean AT_DEFAULTS_FOR_JIT = flagsAtDefaults(CMDLINE, System.getenv(),
                 "Tiered", "-Xint", "-Xcomp", "UseCompiler", "CompilationMode", "-client", "EnableJVMCI", "C1");
         static final boolean AT_DEFAULTS_FOR_AES = flagsAtDefaults(CMDLINE, System.getenv(), "AES");
+        static final boolean AT_DEFAULTS_FOR_SSE = flagsAtDefaults(CMDLINE, System.getenv(), "UseSSE");
 
         private static String read() {
             try {
@@ -135,6 +136,32 @@ public final class Platform {
             }
             return new String[] {null, "UseAESIntrinsics/UseAES cannot be read (jdk.management absent or not HotSpot)"};
         }
+    }
+
+    /**
+     * On x86, why C2 cannot give 16-lane byte shuffles ({@code pshufb}) to the Vector API here, or
+     * null when it can (and on other architectures). It needs SSE4.1 and {@code UseSSE=4}, the
+     * default on such CPUs; with {@code -XX:UseSSE=3} or less, {@code ByteVector.selectFrom} on
+     * 128-bit vectors is not intrinsified and every vector is boxed (measured here: 0 MB/s and
+     * 85 MB allocated per 8 KiB call of {@code twofish-vec128-ct}).
+     */
+    public static String byteShuffleUnavailable() {
+        String arch = System.getProperty("os.arch", "");
+        if (!arch.equals("amd64") && !arch.equals("x86_64")) {
+            return null;
+        }
+        Feature f = cpuFeature("sse4_1");
+        if (f.known() && !f.present()) {
+            return "CPU lacks SSE4.1 (from " + f.source() + "): no intrinsified 128-bit byte shuffles";
+        }
+        if (f.known() && JvmArgs.AT_DEFAULTS_FOR_SSE) {
+            return null;
+        }
+        String v = vmOption("UseSSE");
+        if (v != null && Integer.parseInt(v) < 4) {
+            return "-XX:UseSSE=" + v + ": C2 gives the Vector API 128-bit byte shuffles only at UseSSE=4";
+        }
+        return null;
     }
 
     /** A one-line description of the JIT for {@code info}. */

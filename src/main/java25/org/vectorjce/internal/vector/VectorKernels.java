@@ -17,7 +17,7 @@ public final class VectorKernels {
         return switch (name) {
             case AesVec512.NAME, TwofishVec512.NAME -> VectorSupport.unavailableReason(512, true);
             case AesVec256.NAME, TwofishVec256.NAME -> VectorSupport.unavailableReason(256, false);
-            case TwofishVec128.NAME -> VectorSupport.unavailableReason(128, false);
+            case TwofishVec128.NAME -> VectorSupport.byteShuffle128Unavailable();
             default -> "no vector kernel is named '" + name + "'";
         };
     }

@@ -39,6 +39,15 @@ public final class VectorSupport {
     }
 
     /**
+     * Why a kernel built on 16-entry byte shuffles of 128-bit vectors ({@code pshufb}, NEON
+     * {@code tbl}) cannot run here, or null when it can: C2, and on x86 SSE4.1 in use.
+     */
+    public static String byteShuffle128Unavailable() {
+        String why = unavailableReason(128, false);
+        return why != null ? why : Platform.byteShuffleUnavailable();
+    }
+
+    /**
      * Whether two-vector byte permutes ({@code selectFrom(v1, v2)} on 512-bit bytes) are one
      * instruction (AVX-512 VBMI's {@code vpermi2b}), decided once: from the CPU features the OS
      * reports (/proc/cpuinfo, macOS sysctl), else measured — a one-time timing of the permute
