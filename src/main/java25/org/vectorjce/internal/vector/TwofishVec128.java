@@ -308,13 +308,9 @@ public final class TwofishVec128 extends BlockKernel {
         planes(X0, X1);
         for (int r = 8; r < 40; r += 4) {
             g();
-            pht(X2, X3, k[r], k[r + 1], 0);
-            planes(X2, X3);
+            pht(X2, X3, k[r], k[r + 1], 0, X2, X3);
             g();
-            pht(X0, X1, k[r + 2], k[r + 3], 0);
-            if (r < 36) {
-                planes(X0, X1);
-            }
+            pht(X0, X1, k[r + 2], k[r + 3], 0, r < 36 ? X0 : -1, X1);
         }
     }
 
@@ -323,13 +319,9 @@ public final class TwofishVec128 extends BlockKernel {
         planes(X2, X3);
         for (int r = 36; r >= 8; r -= 4) {
             g();
-            pht(X1, X0, k[r + 3], k[r + 2], 1);
-            planes(X0, X1);
+            pht(X1, X0, k[r + 3], k[r + 2], 1, X0, X1);
             g();
-            pht(X3, X2, k[r + 1], k[r], 1);
-            if (r > 8) {
-                planes(X2, X3);
-            }
+            pht(X3, X2, k[r + 1], k[r], 1, r > 8 ? X2 : -1, X3);
         }
     }
 
@@ -537,8 +529,10 @@ public final class TwofishVec128 extends BlockKernel {
      * into words {@code ror} (x = ROR(x ^ F, 1)) and {@code rol} (x = ROL(x, 1) ^ F'), as in
      * {@link TwofishVec512}: F0 = g0 + g1, F1 = g0 + 2·g1; encryption ({@code inv} 0) gives F0 +
      * kRor to the ROR word and F1 + kRol to the ROL word, decryption ({@code inv} 1) F1 and F0.
+     * Then the next round's planes of words {@code p} and {@code q} (none when {@code p} < 0),
+     * inlined here by C2.
      */
-    private void pht(int ror, int rol, int kRor, int kRol, int inv) {
+    private void pht(int ror, int rol, int kRor, int kRol, int inv, int p, int q) {
         final byte[] m = mem;
         for (int g = Z; g < Z + 128 * GROUPS; g += 64) {
             IntVector z0 = ByteVector.fromArray(B, m, g).reinterpretAsInts();
@@ -569,6 +563,9 @@ public final class TwofishVec128 extends BlockKernel {
             x.lanewise(LSHR, 1).or(x.lanewise(LSHL, 31)).reinterpretAsBytes().intoArray(m, ror + o);
             IntVector y = ByteVector.fromArray(B, m, rol + o).reinterpretAsInts();
             y.lanewise(LSHL, 1).or(y.lanewise(LSHR, 31)).lanewise(XOR, fRol).reinterpretAsBytes().intoArray(m, rol + o);
+        }
+        if (p >= 0) {
+            planes(p, q);
         }
     }
 }
