@@ -60,6 +60,9 @@ public final class Kernels {
                 // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
                 // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its gather loop late.
                 new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
+                // Constant-time (nibble-sliced q permutations, register shuffles) for 256- and
+                // 128-bit machines: 0.7-0.96x twofish-table-2way measured under -XX:UseAVX=2, so
+                // below it; what the constant-time policy gets where the 16-way kernel cannot run.
                 new VectorFactory("twofish-vec128-ct", "Twofish", 104, true),
                 new BaseFactory("twofish-table", "Twofish", 100, false));
     }

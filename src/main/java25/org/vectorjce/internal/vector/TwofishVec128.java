@@ -28,17 +28,30 @@ import org.vectorjce.internal.twofish.TwofishTable;
  *   a3 = t0[a1] ⊕ t1[b1]    b3 = L(t0[a1]) ⊕ R(t1[b1])
  *   q(16·a0 + b0) = 16·t3[b3] + t2[a3]
  * </pre>
- * Every step is a 16-entry lookup or a xor of nibble vectors. L and R are folded into the tables
- * (L∘t0, R∘t1); the key byte between two q's is folded into four tables of the boundary (they are
- * rebuilt at key set-up, 16 bytes each); the last q and the MDS product (§4.2) are folded into
- * eight tables c·t2[a] and c·16·t3[b] per S-box, one pair per output byte. A 128-bit key costs 28
- * lookups per S-box and plane (three q's), a 256-bit key 44 (five).
+ * Every step is a 16-entry lookup or a xor of nibble vectors. A byte's two nibbles travel packed
+ * (a in bits 0-3, b in 4-7), and the tables are packed to match: one lookup of a and one of b in
+ * packed tables give both next nibbles with one xor — t0 with L∘t0, t1 with R∘t1, and at the
+ * boundary between two q's the key byte folded into four 4-bit tables (rebuilt at key set-up).
+ * The last q and the MDS product (§4.2) fold into tables c·t2[a] and c·16·t3[b] for the three
+ * coefficients of the S-box's MDS column. Per S-box and plane: 18 lookups for a 128-bit key (three
+ * q's), 26 for a 256-bit one (five). {@code selectFrom} wraps its index to four bits, so the low
+ * nibble needs no mask and the high one a shift.
  *
- * <p>The state is word-sliced like the other Twofish kernels (one int lane per block); for the two
- * g's of a round the two input words are transposed into eight byte planes (plane j of g holds
- * byte j of its input word for all 16 blocks; g1's ROL by 8 is a relabelling of planes), by two
- * rounds of shift-and-mask zips that need nothing beyond SSE2. The eight output planes are zipped
- * back to words the same way, and the round (§4.1) runs lanewise.
+ * <p>The state is word-sliced like the other Twofish kernels (one int lane per block), 32 blocks
+ * per batch as two groups of 16; for the two g's of a round the two input words are transposed
+ * into byte planes (plane j of g holds byte j of its input word for the 16 blocks of a group; g1's
+ * ROL by 8 is a relabelling of planes), by two rounds of shift-and-mask zips that need nothing
+ * beyond SSE2. The output planes are zipped back to words the same way, and the round (§4.1) runs
+ * lanewise.
+ *
+ * <p>Measured on the 2-core Zen 4 build machine, 8 KiB, against {@code twofish-table-2way} in the
+ * same JVM: 0.93-0.96x with 128-bit keys and ~0.75x with 256-bit keys under -XX:UseAVX=2 (one
+ * kernel busy for 1.5 s, alternating JVMs); 0.7-0.9x in {@code speed}, which switches key sizes
+ * within a JVM; 0.75-0.85x under -XX:UseAVX=0. Its work memory is one heap {@code byte[]}: the
+ * first version kept it in a native segment, as {@link TwofishVec512} does, and ran 130-160 MB/s
+ * instead of ~215, the segment's per-access checks costing as much as the 16-byte operations.
+ * Processing two groups per call (four planes share each table load) took it from ~107 to ~130
+ * at the time, sharing the MDS coefficients from ~130 to ~160.
  *
  * <p><b>Free of secret-indexed memory access</b> on its vector path: tables are loaded whole from
  * fixed addresses and looked up by register shuffles, and there is no data-dependent branch. Calls
@@ -131,20 +144,22 @@ public final class TwofishVec128 extends BlockKernel {
     }
 
     /*
-     * Working memory, one native segment aligned to 64 bytes:
-     *   START       L and R as 16-entry tables (the first q's input step)
+     * Working memory, one heap byte[] (see the class comment on why not a native segment):
+     *   START       the first q's input step: [a0 | L(a0) << 4], [b0 | R(b0) << 4]
      *   TAB + JSTRIDE·j   S-box j's tables in the order sbox() reads them: per q but the last, the
-     *               middle [t0, L∘t0, t1, R∘t1] then the boundary with the next key byte
-     *               [U, W, V, X]; for the last q, its middle, then the six MDS tables
-     *               [c·t2[a] for c of COEFF_ROWS, then c·16·t3[b] for the same three c]
-     *   STATE       words x0..x3 of the batch, 16 ints each (lane = block)
-     *   PLANES      g0's four input planes, then g1's (byte j of its word in plane j)
-     *   Z           g0's four output planes, then g1's
+     *               middle [t0 | L∘t0 << 4 by a1, t1 | R∘t1 << 4 by b1], then the boundary with the
+     *               next key byte [by b3, by a3]; for the last q, its middle, then the six MDS
+     *               tables [c·t2[a] for c of COEFF_ROWS, then c·16·t3[b] for the same three c]
+     *   STATE       words x0..x3 of the batch, WAY ints each (lane = block)
+     *   PLANES      per group of 16 blocks: g0's four input planes, then g1's (byte j of its
+     *               word in plane j)
+     *   Z           the same for the output planes, then the words they become
+     *   A3B3        the last q's packed (a3, b3) of the four planes, from sbox() to mds()
      */
     private static final int START = 0;
     private static final int TAB = 32;
     private static final int JSTRIDE = 4 * 64 + 32 + 96;
-    private static final int STATE = 1728; // TAB + 4 · JSTRIDE, rounded up to 64
+    private static final int STATE = TAB + 4 * JSTRIDE;
     private static final int PLANES = STATE + 4 * 4 * WAY;
     private static final int Z = PLANES + 128 * GROUPS;
     private static final int A3B3 = Z + 128 * GROUPS;
