@@ -10,7 +10,6 @@ import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorSpecies;
-import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
@@ -63,7 +62,7 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * stays small enough for C1's tier 3, so the kernel reaches C2; vectors pass between steps
  * through {@link #mem}.
  */
-public final class TwofishVec128 extends BlockKernel {
+public final class TwofishVec128 extends TwofishBatchKernel {
     /** Registry name. */
     static final String NAME = "twofish-vec128-ct";
 
@@ -168,21 +167,12 @@ public final class TwofishVec128 extends BlockKernel {
 
     private final byte[] mem = new byte[SIZE];
 
-    /** The scalar kernel for short calls and tails; its subkeys are ours too. */
-    private final TwofishTable fallback;
-    private final int[] k;
     /** q's per S-box: 3, 4 or 5 for 128-, 192- and 256-bit keys. */
     private int layers;
-    /** One padded batch for tails; zeroed after use. */
-    private final byte[] pad = new byte[16 * WAY];
-    /** Under the constant-time policy: every call and tail shorter than a batch is padded into one. */
-    private final boolean padAll;
 
+    /** {@code padAll} under the constant-time policy: no call or tail reaches the table fallback. */
     TwofishVec128(byte[] key, boolean padAll) {
-        super(NAME);
-        this.padAll = padAll;
-        fallback = TwofishTable.twoWay(key);
-        k = fallback.subkeys();
+        super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
         fillTables(key);
     }
 
@@ -195,15 +185,9 @@ public final class TwofishVec128 extends BlockKernel {
     }
 
     @Override
-    public int parallelBlocks() {
-        return WAY;
-    }
-
-    @Override
     public void destroy() {
-        fallback.destroy();
+        super.destroy();
         Arrays.fill(mem, (byte) 0);
-        Arrays.fill(pad, (byte) 0);
     }
 
     private static void put(byte[] m, int off, int v) {
@@ -279,40 +263,20 @@ public final class TwofishVec128 extends BlockKernel {
     }
 
     @Override
-    public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        for (; blocks >= WAY; blocks -= WAY, inOff += 16 * WAY, outOff += 16 * WAY) {
+    void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+        for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
             load(in, inOff, 0);
             encrypt16();
             store(out, outOff, 4);
         }
-        if (blocks >= PAD_MIN_BLOCKS || (padAll && blocks != 0)) {
-            System.arraycopy(in, inOff, pad, 0, 16 * blocks);
-            load(pad, 0, 0);
-            encrypt16();
-            store(pad, 0, 4);
-            System.arraycopy(pad, 0, out, outOff, 16 * blocks);
-            Arrays.fill(pad, (byte) 0);
-        } else if (blocks != 0) {
-            fallback.encryptBlocks(in, inOff, out, outOff, blocks);
-        }
     }
 
     @Override
-    public void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        for (; blocks >= WAY; blocks -= WAY, inOff += 16 * WAY, outOff += 16 * WAY) {
+    void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+        for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
             loadDec(in, inOff);
             decrypt16();
             storeDec(out, outOff);
-        }
-        if (blocks >= PAD_MIN_BLOCKS || (padAll && blocks != 0)) {
-            System.arraycopy(in, inOff, pad, 0, 16 * blocks);
-            loadDec(pad, 0);
-            decrypt16();
-            storeDec(pad, 0);
-            System.arraycopy(pad, 0, out, outOff, 16 * blocks);
-            Arrays.fill(pad, (byte) 0);
-        } else if (blocks != 0) {
-            fallback.decryptBlocks(in, inOff, out, outOff, blocks);
         }
     }
 
@@ -522,7 +486,7 @@ public final class TwofishVec128 extends BlockKernel {
                 zr.lanewise(XOR, ByteVector.fromArray(B, m, o + 128)).reinterpretAsBytes().intoArray(m, o + 128);
                 zu.lanewise(XOR, ByteVector.fromArray(B, m, o + 192)).reinterpretAsBytes().intoArray(m, o + 192);
             }
-            if (c == 2) {
+            if (c == 2) { // its second row, written out: a loop over the rows measured slower
                 o = Z + 16 * COEFF_ROWS[4 * j + 3];
                 if (j == 0) {
                     zp.reinterpretAsBytes().intoArray(m, o + 0);

@@ -14,7 +14,6 @@ import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
-import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
@@ -61,7 +60,7 @@ import org.vectorjce.internal.twofish.TwofishTable;
  *       ~1.3. C2 does not fuse the steps back (they exceed its inlining limits); it need not.</li>
  * </ul>
  */
-public final class TwofishVec512 extends BlockKernel {
+public final class TwofishVec512 extends TwofishBatchKernel {
     /** Registry name. */
     static final String NAME = "twofish-vec512-16way";
 
@@ -164,9 +163,6 @@ public final class TwofishVec512 extends BlockKernel {
      */
     private static final int[][] ROW_OF = {{0, 1, 2}, {3, 2, 0}, {2, 0, 1}, {1, 0, 2}};
 
-    /** The scalar kernel for short calls and tails; its subkeys are ours too. */
-    private final TwofishTable fallback;
-    private final int[] k;
 
     /*
      * Working memory: one native segment, 64-byte aligned so that no 64-byte vector access
@@ -190,21 +186,13 @@ public final class TwofishVec512 extends BlockKernel {
     private final MemorySegment mem = Arena.ofAuto().allocate(SLOT0 + SLOTS * SLOT, 64);
     /** The batch slots of {@link #mem}, wiped on re-key (the tables are rewritten whole). */
     private final MemorySegment slots = mem.asSlice(SLOT0);
-    /** One padded batch for tails of {@link #PAD_MIN_BLOCKS} or more blocks; zeroed after use. */
-    private final byte[] pad = new byte[16 * WAY];
-
     /**
-     * Under the constant-time policy: every call and tail shorter than a batch is padded into one
-     * (~0.6-0.85 µs per batch here, against ~75 ns a block on the table fallback), so no block
-     * ever reaches {@link #fallback}'s table lookups.
+     * {@code padAll} under the constant-time policy: every call and tail shorter than a batch is
+     * padded into one (~0.6-0.85 µs per batch here, against ~75 ns a block on the table
+     * fallback), so no block ever reaches the fallback's table lookups.
      */
-    private final boolean padAll;
-
     TwofishVec512(byte[] key, boolean padAll) {
-        super(NAME);
-        this.padAll = padAll;
-        fallback = TwofishTable.twoWay(key);
-        k = fallback.subkeys();
+        super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
         fillTables();
     }
 
@@ -239,53 +227,9 @@ public final class TwofishVec512 extends BlockKernel {
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     @Override
-    public int parallelBlocks() {
-        return WAY;
-    }
-
-    @Override
-    public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        int n = blocks - blocks % WAY;
-        if (n != 0) {
-            encrypt32(in, inOff, out, outOff, n / WAY);
-            inOff += 16 * n;
-            outOff += 16 * n;
-            blocks -= n;
-        }
-        if (blocks >= PAD_MIN_BLOCKS || (padAll && blocks != 0)) {
-            System.arraycopy(in, inOff, pad, 0, 16 * blocks);
-            encrypt32(pad, 0, pad, 0, 1);
-            System.arraycopy(pad, 0, out, outOff, 16 * blocks);
-            Arrays.fill(pad, (byte) 0);
-        } else if (blocks != 0) {
-            fallback.encryptBlocks(in, inOff, out, outOff, blocks);
-        }
-    }
-
-    @Override
-    public void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        int n = blocks - blocks % WAY;
-        if (n != 0) {
-            decrypt32(in, inOff, out, outOff, n / WAY);
-            inOff += 16 * n;
-            outOff += 16 * n;
-            blocks -= n;
-        }
-        if (blocks >= PAD_MIN_BLOCKS || (padAll && blocks != 0)) {
-            System.arraycopy(in, inOff, pad, 0, 16 * blocks);
-            decrypt32(pad, 0, pad, 0, 1);
-            System.arraycopy(pad, 0, out, outOff, 16 * blocks);
-            Arrays.fill(pad, (byte) 0);
-        } else if (blocks != 0) {
-            fallback.decryptBlocks(in, inOff, out, outOff, blocks);
-        }
-    }
-
-    @Override
     public void destroy() {
-        fallback.destroy(); // wipes k, which is its array
+        super.destroy(); // the fallback's schedule (k is its array) and the pad
         mem.fill((byte) 0);
-        Arrays.fill(pad, (byte) 0);
     }
 
     /** Offsets of the c·s_j tables in {@link #mem}: 256 bytes each, loaded as four vectors. */
@@ -303,7 +247,8 @@ public final class TwofishVec512 extends BlockKernel {
      */
 
     /** Encrypts {@code batches} × 32 blocks. */
-    private void encrypt32(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+    @Override
+    void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         final int[] k = this.k;
         while (batches > 0) {
             int n = Math.min(batches, SLOTS);
@@ -347,8 +292,9 @@ public final class TwofishVec512 extends BlockKernel {
         }
     }
 
-    /** Decrypts {@code batches} × 32 blocks: the rounds of {@link #encrypt32} in reverse. */
-    private void decrypt32(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+    /** Decrypts {@code batches} × 32 blocks: the rounds of {@link #encryptBatches} in reverse. */
+    @Override
+    void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         final int[] k = this.k;
         while (batches > 0) {
             int n = Math.min(batches, SLOTS);
