@@ -163,7 +163,6 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      */
     private static final int[][] ROW_OF = {{0, 1, 2}, {3, 2, 0}, {2, 0, 1}, {1, 0, 2}};
 
-
     /*
      * Working memory: one native segment, 64-byte aligned so that no 64-byte vector access
      * straddles two cache lines (Java arrays give no alignment: their data starts 16 bytes into the

@@ -24,8 +24,8 @@ public final class VectorKernels {
 
     /**
      * A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it);
-     * {@code padShortCalls} for the constant-time policy (the Twofish 16-way kernel then runs
-     * every short call and tail as a padded vector batch; the AES kernels always do).
+     * {@code padShortCalls} for the constant-time policy (the Twofish batch kernels then run every
+     * short call and tail as a padded vector batch; the AES kernels always do).
      */
     public static BlockKernel create(String name, byte[] key, boolean padShortCalls) {
         return switch (name) {
