@@ -179,7 +179,9 @@ public final class TwofishVec128 extends TwofishBatchKernel {
     @Override
     public boolean rekey(byte[] key) {
         fallback.rekey(key);
-        Arrays.fill(mem, STATE, SIZE, (byte) 0);
+        // All of it: the last batch's state, and tables of a longer old key that the new
+        // key's fewer q's would not overwrite.
+        Arrays.fill(mem, (byte) 0);
         fillTables(key);
         return true;
     }
@@ -266,7 +268,7 @@ public final class TwofishVec128 extends TwofishBatchKernel {
     void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
             load(in, inOff, 0);
-            encrypt16();
+            encryptBatch();
             store(out, outOff, 4);
         }
     }
@@ -275,14 +277,14 @@ public final class TwofishVec128 extends TwofishBatchKernel {
     void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
             loadDec(in, inOff);
-            decrypt16();
+            decryptBatch();
             storeDec(out, outOff);
         }
     }
 
     private static final int X0 = STATE, X1 = STATE + 4 * WAY, X2 = STATE + 8 * WAY, X3 = STATE + 12 * WAY;
 
-    private void encrypt16() {
+    private void encryptBatch() {
         final int[] k = this.k;
         planes(X0, X1);
         for (int r = 8; r < 40; r += 4) {
@@ -293,7 +295,7 @@ public final class TwofishVec128 extends TwofishBatchKernel {
         }
     }
 
-    private void decrypt16() {
+    private void decryptBatch() {
         final int[] k = this.k;
         planes(X2, X3);
         for (int r = 36; r >= 8; r -= 4) {
