@@ -46,14 +46,6 @@ class KernelAllocationTest {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
         return kernels().stream().map(f -> DynamicTest.dynamicTest(f.name(), () -> {
-            // Known defect, visible as a skip. Alone in a fresh JVM the 8-way gather kernel is
-            // allocation-free within ~1.3 s and runs 1.10x twofish-table-2way under -XX:UseAVX=2
-            // (263 against 238 MB/s, 8 KiB ECB, measured 2026-11-30); but once any other vector
-            // kernel has run in the JVM (aes-vec256 under AVX2, the 512-bit ones here), C2 keeps
-            // its gathers boxed: 32-37 KB allocated per 64-block call, 0.8-0.9x the 2-way kernel.
-            // So it is not chosen by default (priority below the 2-way kernel).
-            Assumptions.assumeFalse(f.name().equals("twofish-vec256-8way"),
-                    "twofish-vec256-8way: known to allocate (boxed vectors) long after warm-up");
             BlockKernel k = f.create(new byte[32]);
             byte[] buf = new byte[64 * 16];
             byte[] out = new byte[buf.length];
@@ -135,9 +127,6 @@ class KernelAllocationTest {
         for (KernelFactory f : kernels()) {
             String alg = f.algorithm(), kernel = f.name();
             {
-                if (kernel.equals("twofish-vec256-8way")) {
-                    continue; // its known boxing, skipped in hotPathAllocatesNothing above
-                }
                 for (String mode : new String[] {"ECB", "CBC", "CTR", "XTS", "LRW"}) {
                     String t = alg + "/" + mode + "/NoPadding";
                     tests.add(DynamicTest.dynamicTest(t + " " + kernel, () -> {

@@ -58,7 +58,8 @@ public final class Kernels {
                 // block at a time ~200 MB/s, two interleaved ~280 MB/s, in both directions.
                 new BaseFactory("twofish-table-2way", "Twofish", 110, false),
                 // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
-                // (240-280 MB/s both, also under -XX:UseAVX=2), and C2 compiles its gather loop late.
+                // (~0.97x under -XX:UseAVX=2), and in a JVM that has run much other vector code C2
+                // may leave its gathers boxed (see its class comment and the README).
                 new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
                 // Constant-time (nibble-sliced q permutations, register shuffles) for 256- and
                 // 128-bit machines: 0.7-0.96x twofish-table-2way measured under -XX:UseAVX=2, so

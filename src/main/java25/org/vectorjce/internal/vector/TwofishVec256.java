@@ -27,6 +27,13 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * {@code twofish-table-2way}, which this kernel keeps keyed as its fallback and whose tables it
  * gathers from.
  *
+ * <p>Each F function is its own method ({@code half}), the state words passing through
+ * {@link #words}: with a whole round pair per loop iteration of one method the kernel was
+ * allocation-free only in a JVM where no other vector code had run; after any other vector kernel
+ * (e.g. {@code aes-vec256-2lane}) C2 left its gathers and lanewise operations boxed, 20 KB per
+ * 64-block call. Split, it allocates nothing in either case, at ~10 % less speed than the old
+ * shape alone (2026-12-01, -XX:UseAVX=2: 222-227 MB/s against 248-254, 8 KiB ECB, 128-bit key).
+ *
  * <p>Speed is bounded by the gathers: 128 eight-lane gathers per 8 blocks. Measured on the 2-core
  * AMD EPYC (AVX-512) build machine, 64 KiB in place, 256-bit key: ~240-270 MB/s, with or without
  * {@code -XX:UseAVX=2}, against ~190-200 for {@code twofish-table} and ~245-280 for
@@ -123,155 +130,106 @@ public final class TwofishVec256 extends BlockKernel {
         Arrays.fill(idx, 0);
     }
 
-    /** Reads 8 blocks into {@link #words}, word j of block i at {@code 8*j + i}. */
-    private void load(byte[] in, int off) {
-        int[] w = words;
+    /** Word offsets in {@link #words}: word j of the 8 blocks at {@code 8j}. */
+    private static final int X0 = 0, X1 = WAY, X2 = 2 * WAY, X3 = 3 * WAY;
+
+    /** Reads 8 blocks into {@link #words}, word j of block i at {@code 8*j + i}, xored with {@code k[kb + j]}. */
+    private void load(byte[] in, int off, int kb) {
+        final int[] w = words, k = this.k;
+        final int k0 = k[kb], k1 = k[kb + 1], k2 = k[kb + 2], k3 = k[kb + 3];
         for (int i = 0; i < WAY; i++, off += 16) {
-            w[i] = (int) LE.get(in, off);
-            w[WAY + i] = (int) LE.get(in, off + 4);
-            w[2 * WAY + i] = (int) LE.get(in, off + 8);
-            w[3 * WAY + i] = (int) LE.get(in, off + 12);
+            w[i] = (int) LE.get(in, off) ^ k0;
+            w[WAY + i] = (int) LE.get(in, off + 4) ^ k1;
+            w[2 * WAY + i] = (int) LE.get(in, off + 8) ^ k2;
+            w[3 * WAY + i] = (int) LE.get(in, off + 12) ^ k3;
         }
     }
 
-    /** Writes {@link #words} back as 8 blocks. */
-    private void store(byte[] out, int off) {
-        int[] w = words;
+    /** Writes 8 blocks: word j of block i is the word at {@code wj + i} ^ {@code k[kb + j]}. */
+    private void store(byte[] out, int off, int w0, int w1, int w2, int w3, int kb) {
+        final int[] w = words, k = this.k;
+        final int k0 = k[kb], k1 = k[kb + 1], k2 = k[kb + 2], k3 = k[kb + 3];
         for (int i = 0; i < WAY; i++, off += 16) {
-            LE.set(out, off, w[i]);
-            LE.set(out, off + 4, w[WAY + i]);
-            LE.set(out, off + 8, w[2 * WAY + i]);
-            LE.set(out, off + 12, w[3 * WAY + i]);
+            LE.set(out, off, w[w0 + i] ^ k0);
+            LE.set(out, off + 4, w[w1 + i] ^ k1);
+            LE.set(out, off + 8, w[w2 + i] ^ k2);
+            LE.set(out, off + 12, w[w3 + i] ^ k3);
         }
     }
-
-    /*
-     * The round bodies below are straight-line on purpose: a helper that takes or returns a vector
-     * and is not inlined boxes it (the issue's probes fell 6x and allocated per call), so g is
-     * written out at every use. g0(x) = t0[x0] ^ t1[x1] ^ t2[x2] ^ t3[x3] with x0 the low byte;
-     * g1(x) = g0(ROL(x, 8)), the rotation folded into which byte feeds which table.
-     */
 
     private void encrypt8(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        final int[] k = this.k, t0 = this.t0, t1 = this.t1, t2 = this.t2, t3 = this.t3;
-        final int[] w = this.words, ix = this.idx;
+        final int[] k = this.k;
         for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
-            load(in, inOff);
-            IntVector x0 = IntVector.fromArray(S, w, 0).lanewise(VectorOperators.XOR, k[0]);
-            IntVector x1 = IntVector.fromArray(S, w, WAY).lanewise(VectorOperators.XOR, k[1]);
-            IntVector x2 = IntVector.fromArray(S, w, 2 * WAY).lanewise(VectorOperators.XOR, k[2]);
-            IntVector x3 = IntVector.fromArray(S, w, 3 * WAY).lanewise(VectorOperators.XOR, k[3]);
+            load(in, inOff, 0); // input whitening (§4)
             for (int r = 8; r < 40; r += 4) {
-                // a = g0(x0), b = g1(x1)
-                x0.and(0xff).intoArray(ix, 0);
-                x0.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 8);
-                x0.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 16);
-                x0.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 24);
-                IntVector a = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                x1.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 0);
-                x1.and(0xff).intoArray(ix, 8);
-                x1.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 16);
-                x1.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 24);
-                IntVector b = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                // PHT, subkeys, one-bit rotations (§4.1)
-                a = a.add(b);
-                x2 = x2.lanewise(VectorOperators.XOR, a.add(k[r])).lanewise(VectorOperators.ROR, 1);
-                x3 = x3.lanewise(VectorOperators.ROL, 1).lanewise(VectorOperators.XOR, a.add(b).add(k[r + 1]));
-
-                // a = g0(x2), b = g1(x3)
-                x2.and(0xff).intoArray(ix, 0);
-                x2.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 8);
-                x2.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 16);
-                x2.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 24);
-                a = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                x3.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 0);
-                x3.and(0xff).intoArray(ix, 8);
-                x3.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 16);
-                x3.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 24);
-                b = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                a = a.add(b);
-                x0 = x0.lanewise(VectorOperators.XOR, a.add(k[r + 2])).lanewise(VectorOperators.ROR, 1);
-                x1 = x1.lanewise(VectorOperators.ROL, 1).lanewise(VectorOperators.XOR, a.add(b).add(k[r + 3]));
+                half(X0, X1, X2, X3, k[r], k[r + 1], 0);
+                half(X2, X3, X0, X1, k[r + 2], k[r + 3], 0);
             }
-            // Output whitening undoes the last swap (§4): C = (x2, x3, x0, x1) ^ K4..K7.
-            x2.lanewise(VectorOperators.XOR, k[4]).intoArray(w, 0);
-            x3.lanewise(VectorOperators.XOR, k[5]).intoArray(w, WAY);
-            x0.lanewise(VectorOperators.XOR, k[6]).intoArray(w, 2 * WAY);
-            x1.lanewise(VectorOperators.XOR, k[7]).intoArray(w, 3 * WAY);
-            store(out, outOff);
+            store(out, outOff, X2, X3, X0, X1, 4); // output whitening undoes the last swap
         }
     }
 
     private void decrypt8(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        final int[] k = this.k, t0 = this.t0, t1 = this.t1, t2 = this.t2, t3 = this.t3;
-        final int[] w = this.words, ix = this.idx;
+        final int[] k = this.k;
         for (; batches > 0; batches--, inOff += 16 * WAY, outOff += 16 * WAY) {
-            load(in, inOff);
-            IntVector x2 = IntVector.fromArray(S, w, 0).lanewise(VectorOperators.XOR, k[4]);
-            IntVector x3 = IntVector.fromArray(S, w, WAY).lanewise(VectorOperators.XOR, k[5]);
-            IntVector x0 = IntVector.fromArray(S, w, 2 * WAY).lanewise(VectorOperators.XOR, k[6]);
-            IntVector x1 = IntVector.fromArray(S, w, 3 * WAY).lanewise(VectorOperators.XOR, k[7]);
+            // C = (x2, x3, x0, x1) ^ K4..K7: the words land at X2, X3, X0, X1.
+            loadDec(in, inOff);
             for (int r = 36; r >= 8; r -= 4) {
-                // a = g0(x2), b = g1(x3)
-                x2.and(0xff).intoArray(ix, 0);
-                x2.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 8);
-                x2.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 16);
-                x2.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 24);
-                IntVector a = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                x3.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 0);
-                x3.and(0xff).intoArray(ix, 8);
-                x3.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 16);
-                x3.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 24);
-                IntVector b = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                // Inverse round: x1 = ROR(x1 ^ F1, 1), x0 = ROL(x0, 1) ^ F0.
-                a = a.add(b);
-                x1 = x1.lanewise(VectorOperators.XOR, a.add(b).add(k[r + 3])).lanewise(VectorOperators.ROR, 1);
-                x0 = x0.lanewise(VectorOperators.ROL, 1).lanewise(VectorOperators.XOR, a.add(k[r + 2]));
-
-                // a = g0(x0), b = g1(x1)
-                x0.and(0xff).intoArray(ix, 0);
-                x0.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 8);
-                x0.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 16);
-                x0.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 24);
-                a = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                x1.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 0);
-                x1.and(0xff).intoArray(ix, 8);
-                x1.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 16);
-                x1.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 24);
-                b = IntVector.fromArray(S, t0, 0, ix, 0)
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
-                        .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
-                a = a.add(b);
-                x3 = x3.lanewise(VectorOperators.XOR, a.add(b).add(k[r + 1])).lanewise(VectorOperators.ROR, 1);
-                x2 = x2.lanewise(VectorOperators.ROL, 1).lanewise(VectorOperators.XOR, a.add(k[r]));
+                half(X2, X3, X1, X0, k[r + 3], k[r + 2], 1);
+                half(X0, X1, X3, X2, k[r + 1], k[r], 1);
             }
-            x0.lanewise(VectorOperators.XOR, k[0]).intoArray(w, 0);
-            x1.lanewise(VectorOperators.XOR, k[1]).intoArray(w, WAY);
-            x2.lanewise(VectorOperators.XOR, k[2]).intoArray(w, 2 * WAY);
-            x3.lanewise(VectorOperators.XOR, k[3]).intoArray(w, 3 * WAY);
-            store(out, outOff);
+            store(out, outOff, X0, X1, X2, X3, 0);
         }
+    }
+
+    /** Ciphertext words into X2, X3, X0, X1, xored with K4..K7. */
+    private void loadDec(byte[] in, int off) {
+        final int[] w = words, k = this.k;
+        final int k4 = k[4], k5 = k[5], k6 = k[6], k7 = k[7];
+        for (int i = 0; i < WAY; i++, off += 16) {
+            w[X2 + i] = (int) LE.get(in, off) ^ k4;
+            w[X3 + i] = (int) LE.get(in, off + 4) ^ k5;
+            w[X0 + i] = (int) LE.get(in, off + 8) ^ k6;
+            w[X1 + i] = (int) LE.get(in, off + 12) ^ k7;
+        }
+    }
+
+    /*
+     * Half a round pair, one F function (§4.1), as its own method: the whole round loop in one
+     * method ran allocation-free only in a JVM where no other vector code had run; once other
+     * kernels had profiled the Vector API's shared code, C2 ran out of its inlining budget in it
+     * and left gathers and lanewise operations to their boxing Java fallbacks (20 KB per 64-block
+     * call). No vector crosses the call: the state words live in {@link #words}.
+     *
+     * a = g0(x_p), b = g1(x_q) (g1(x) = g0(ROL(x, 8)), the rotation folded into which byte feeds
+     * which table), F0 = a + b, F1 = a + 2b; word ror = ROR(ror ^ (F + kRor), 1), word rol =
+     * ROL(rol, 1) ^ (F' + kRol): encryption (inv 0) gives F0 to ror and F1 to rol, decryption
+     * (inv 1) the other way round.
+     */
+    private void half(int p, int q, int ror, int rol, int kRor, int kRol, int inv) {
+        final int[] w = this.words, ix = this.idx, t0 = this.t0, t1 = this.t1, t2 = this.t2, t3 = this.t3;
+        IntVector xp = IntVector.fromArray(S, w, p);
+        xp.and(0xff).intoArray(ix, 0);
+        xp.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 8);
+        xp.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 16);
+        xp.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 24);
+        IntVector a = IntVector.fromArray(S, t0, 0, ix, 0)
+                .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
+                .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
+                .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
+        IntVector xq = IntVector.fromArray(S, w, q);
+        xq.lanewise(VectorOperators.LSHR, 24).intoArray(ix, 0);
+        xq.and(0xff).intoArray(ix, 8);
+        xq.lanewise(VectorOperators.LSHR, 8).and(0xff).intoArray(ix, 16);
+        xq.lanewise(VectorOperators.LSHR, 16).and(0xff).intoArray(ix, 24);
+        IntVector b = IntVector.fromArray(S, t0, 0, ix, 0)
+                .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t1, 0, ix, 8))
+                .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t2, 0, ix, 16))
+                .lanewise(VectorOperators.XOR, IntVector.fromArray(S, t3, 0, ix, 24));
+        IntVector f = a.add(b);
+        IntVector x = IntVector.fromArray(S, w, ror).lanewise(VectorOperators.XOR, f.add(b.and(-inv)).add(kRor));
+        x.lanewise(VectorOperators.ROR, 1).intoArray(w, ror);
+        IntVector y = IntVector.fromArray(S, w, rol).lanewise(VectorOperators.ROL, 1);
+        y.lanewise(VectorOperators.XOR, f.add(b.and(inv - 1)).add(kRol)).intoArray(w, rol);
     }
 }
