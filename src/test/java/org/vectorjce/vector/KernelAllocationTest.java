@@ -38,6 +38,11 @@ class KernelAllocationTest {
         if (only != null) {
             assertTrue(l.size() == only.split(",").length, "not all of " + only + " run here: " + l);
         }
+        // The 8-way gather kernel last: in one CI run (2026-12-01 01:41) twofish-vec128-ct, run
+        // after it in this JVM, never got C2 code within the test's 18 s and allocated 1.1 MB
+        // per call, while it passed in the runs before and after; the gathers' profiles are the
+        // suspect (see the 8-way kernel's README row), so they come last here.
+        l.sort(java.util.Comparator.comparing((KernelFactory f) -> f.name().equals("twofish-vec256-8way")));
         return l;
     }
 
