@@ -455,8 +455,8 @@ public final class TwofishVec128 extends TwofishBatchKernel {
 
     /**
      * The last q's output step and S-box j's MDS column, from the packed (a3, b3) of the four
-     * planes at A3B3; the products xored into Z's rows (zero when a round's g starts: pht clears
-     * them after use).
+     * planes at A3B3; the products xored into Z's rows, whose old contents S-box 0 masks away
+     * (a lanewise AND with 0, not a branch).
      */
     private void mds(int j) {
         final byte[] m = mem;
@@ -471,43 +471,51 @@ public final class TwofishVec128 extends TwofishBatchKernel {
         ByteVector uh = uc.reinterpretAsInts().lanewise(LSHR, 4).reinterpretAsBytes();
         // Column j of MDS has three distinct coefficients, the third in two rows (COEFF_ROWS).
         // Straight-line and branch-free on purpose: a Vector API call on a path C2 sees rarely
-        // taken may be left uninlined ("low call site frequency") and box its vectors.
-        ByteVector f0l = ByteVector.fromArray(B, m, t + 0), f0h = ByteVector.fromArray(B, m, t + 48);
-        ByteVector f1l = ByteVector.fromArray(B, m, t + 16), f1h = ByteVector.fromArray(B, m, t + 64);
-        ByteVector f2l = ByteVector.fromArray(B, m, t + 32), f2h = ByteVector.fromArray(B, m, t + 80);
-        ByteVector p0 = pc.selectFrom(f0l).lanewise(XOR, ph.selectFrom(f0h));
-        ByteVector q0 = qc.selectFrom(f0l).lanewise(XOR, qh.selectFrom(f0h));
-        ByteVector r0 = rc.selectFrom(f0l).lanewise(XOR, rh.selectFrom(f0h));
-        ByteVector u0 = uc.selectFrom(f0l).lanewise(XOR, uh.selectFrom(f0h));
-        ByteVector p1 = pc.selectFrom(f1l).lanewise(XOR, ph.selectFrom(f1h));
-        ByteVector q1 = qc.selectFrom(f1l).lanewise(XOR, qh.selectFrom(f1h));
-        ByteVector r1 = rc.selectFrom(f1l).lanewise(XOR, rh.selectFrom(f1h));
-        ByteVector u1 = uc.selectFrom(f1l).lanewise(XOR, uh.selectFrom(f1h));
-        ByteVector p2 = pc.selectFrom(f2l).lanewise(XOR, ph.selectFrom(f2h));
-        ByteVector q2 = qc.selectFrom(f2l).lanewise(XOR, qh.selectFrom(f2h));
-        ByteVector r2 = rc.selectFrom(f2l).lanewise(XOR, rh.selectFrom(f2h));
-        ByteVector u2 = uc.selectFrom(f2l).lanewise(XOR, uh.selectFrom(f2h));
+        // taken may be left uninlined ("low call site frequency") and box its vectors. One
+        // coefficient at a time, its four products accumulated before the next.
         final int base = 4 * j;
-        final int o0 = Z + 16 * COEFF_ROWS[base + 0];
-        p0.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 0)).reinterpretAsBytes().intoArray(m, o0 + 0);
-        q0.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 64)).reinterpretAsBytes().intoArray(m, o0 + 64);
-        r0.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 128)).reinterpretAsBytes().intoArray(m, o0 + 128);
-        u0.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 192)).reinterpretAsBytes().intoArray(m, o0 + 192);
-        final int o1 = Z + 16 * COEFF_ROWS[base + 1];
-        p1.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 0)).reinterpretAsBytes().intoArray(m, o1 + 0);
-        q1.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 64)).reinterpretAsBytes().intoArray(m, o1 + 64);
-        r1.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 128)).reinterpretAsBytes().intoArray(m, o1 + 128);
-        u1.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 192)).reinterpretAsBytes().intoArray(m, o1 + 192);
-        final int o2 = Z + 16 * COEFF_ROWS[base + 2];
-        p2.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 0)).reinterpretAsBytes().intoArray(m, o2 + 0);
-        q2.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 64)).reinterpretAsBytes().intoArray(m, o2 + 64);
-        r2.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 128)).reinterpretAsBytes().intoArray(m, o2 + 128);
-        u2.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 192)).reinterpretAsBytes().intoArray(m, o2 + 192);
-        final int o3 = Z + 16 * COEFF_ROWS[base + 3];
-        p2.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 0)).reinterpretAsBytes().intoArray(m, o3 + 0);
-        q2.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 64)).reinterpretAsBytes().intoArray(m, o3 + 64);
-        r2.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 128)).reinterpretAsBytes().intoArray(m, o3 + 128);
-        u2.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 192)).reinterpretAsBytes().intoArray(m, o3 + 192);
+        final byte keep = (byte) -Math.min(j, 1); // 0 for the first S-box: its products start the rows
+        {
+            ByteVector fl = ByteVector.fromArray(B, m, t + 0), fh = ByteVector.fromArray(B, m, t + 48);
+            ByteVector px = pc.selectFrom(fl).lanewise(XOR, ph.selectFrom(fh));
+            ByteVector qx = qc.selectFrom(fl).lanewise(XOR, qh.selectFrom(fh));
+            ByteVector rx = rc.selectFrom(fl).lanewise(XOR, rh.selectFrom(fh));
+            ByteVector ux = uc.selectFrom(fl).lanewise(XOR, uh.selectFrom(fh));
+            int o0 = Z + 16 * COEFF_ROWS[base + 0];
+            px.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 0).and(keep)).reinterpretAsBytes().intoArray(m, o0 + 0);
+            qx.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 64).and(keep)).reinterpretAsBytes().intoArray(m, o0 + 64);
+            rx.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 128).and(keep)).reinterpretAsBytes().intoArray(m, o0 + 128);
+            ux.lanewise(XOR, ByteVector.fromArray(B, m, o0 + 192).and(keep)).reinterpretAsBytes().intoArray(m, o0 + 192);
+        }
+        {
+            ByteVector fl = ByteVector.fromArray(B, m, t + 16), fh = ByteVector.fromArray(B, m, t + 64);
+            ByteVector px = pc.selectFrom(fl).lanewise(XOR, ph.selectFrom(fh));
+            ByteVector qx = qc.selectFrom(fl).lanewise(XOR, qh.selectFrom(fh));
+            ByteVector rx = rc.selectFrom(fl).lanewise(XOR, rh.selectFrom(fh));
+            ByteVector ux = uc.selectFrom(fl).lanewise(XOR, uh.selectFrom(fh));
+            int o1 = Z + 16 * COEFF_ROWS[base + 1];
+            px.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 0).and(keep)).reinterpretAsBytes().intoArray(m, o1 + 0);
+            qx.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 64).and(keep)).reinterpretAsBytes().intoArray(m, o1 + 64);
+            rx.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 128).and(keep)).reinterpretAsBytes().intoArray(m, o1 + 128);
+            ux.lanewise(XOR, ByteVector.fromArray(B, m, o1 + 192).and(keep)).reinterpretAsBytes().intoArray(m, o1 + 192);
+        }
+        {
+            ByteVector fl = ByteVector.fromArray(B, m, t + 32), fh = ByteVector.fromArray(B, m, t + 80);
+            ByteVector px = pc.selectFrom(fl).lanewise(XOR, ph.selectFrom(fh));
+            ByteVector qx = qc.selectFrom(fl).lanewise(XOR, qh.selectFrom(fh));
+            ByteVector rx = rc.selectFrom(fl).lanewise(XOR, rh.selectFrom(fh));
+            ByteVector ux = uc.selectFrom(fl).lanewise(XOR, uh.selectFrom(fh));
+            int o2 = Z + 16 * COEFF_ROWS[base + 2];
+            px.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 0).and(keep)).reinterpretAsBytes().intoArray(m, o2 + 0);
+            qx.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 64).and(keep)).reinterpretAsBytes().intoArray(m, o2 + 64);
+            rx.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 128).and(keep)).reinterpretAsBytes().intoArray(m, o2 + 128);
+            ux.lanewise(XOR, ByteVector.fromArray(B, m, o2 + 192).and(keep)).reinterpretAsBytes().intoArray(m, o2 + 192);
+            int o3 = Z + 16 * COEFF_ROWS[base + 3];
+            px.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 0).and(keep)).reinterpretAsBytes().intoArray(m, o3 + 0);
+            qx.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 64).and(keep)).reinterpretAsBytes().intoArray(m, o3 + 64);
+            rx.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 128).and(keep)).reinterpretAsBytes().intoArray(m, o3 + 128);
+            ux.lanewise(XOR, ByteVector.fromArray(B, m, o3 + 192).and(keep)).reinterpretAsBytes().intoArray(m, o3 + 192);
+        }
     }
 
     /**
@@ -550,7 +558,6 @@ public final class TwofishVec128 extends TwofishBatchKernel {
             IntVector y = ByteVector.fromArray(B, m, rol + o).reinterpretAsInts();
             y.lanewise(LSHL, 1).or(y.lanewise(LSHR, 31)).lanewise(XOR, fRol).reinterpretAsBytes().intoArray(m, rol + o);
         }
-        Arrays.fill(m, Z, Z + 128 * GROUPS, (byte) 0); // for the next g's accumulation
         if (p >= 0) {
             planes(p, q);
         }
