@@ -62,7 +62,7 @@ public final class Kernels {
                 // may leave its gathers boxed (see its class comment and the README).
                 new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
                 // Constant-time (nibble-sliced q permutations, register shuffles) for 256- and
-                // 128-bit machines: 0.7-0.96x twofish-table-2way measured under -XX:UseAVX=2, so
+                // 128-bit machines: 0.66-0.96x twofish-table-2way measured under -XX:UseAVX=2, so
                 // below it; what the constant-time policy gets where the 16-way kernel cannot run.
                 new VectorFactory("twofish-vec128-ct", "Twofish", 104, true),
                 new BaseFactory("twofish-table", "Twofish", 100, false));

@@ -44,9 +44,10 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * lanewise.
  *
  * <p>Measured on the 2-core Zen 4 build machine, 8 KiB, against {@code twofish-table-2way} in the
- * same JVM: 0.93-0.96x with 128-bit keys and ~0.75x with 256-bit keys under -XX:UseAVX=2 (one
- * kernel busy for 1.5 s, alternating JVMs); 0.7-0.9x in {@code speed}, which switches key sizes
- * within a JVM; 0.75-0.85x under -XX:UseAVX=0. Its work memory is one heap {@code byte[]}: the
+ * same minutes, under -XX:UseAVX=2: 0.90-0.96x with 128-bit keys and 0.70-0.78x with 256-bit keys
+ * with one kernel busy for 1.5 s (alternating JVMs); 0.85-0.89x and 0.66-0.73x in {@code speed},
+ * which switches key sizes and modes within a JVM (README). Its work memory is one heap
+ * {@code byte[]}: the
  * first version kept it in a native segment, as {@link TwofishVec512} does, and ran 130-160 MB/s
  * instead of ~215, the segment's per-access checks costing as much as the 16-byte operations.
  * Processing two groups per call (four planes share each table load) took it from ~107 to ~130
