@@ -47,9 +47,9 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * same minutes, under -XX:UseAVX=2: 0.90-0.96x with 128-bit keys and 0.70-0.78x with 256-bit keys
  * with one kernel busy for 1.5 s (alternating JVMs); 0.85-0.89x and 0.66-0.73x in {@code speed},
  * which switches key sizes and modes within a JVM (README). Its work memory is one heap
- * {@code byte[]}: the
- * first version kept it in a native segment, as {@link TwofishVec512} does, and ran 130-160 MB/s
- * instead of ~215, the segment's per-access checks costing as much as the 16-byte operations.
+ * {@code byte[]}: the first version kept it in a native segment, as {@link TwofishVec512} does,
+ * and ran 130-160 MB/s instead of ~215, the segment's per-access checks costing as much as the
+ * 16-byte operations.
  * Processing two groups per call (four planes share each table load) took it from ~107 to ~130
  * at the time, sharing the MDS coefficients from ~130 to ~160.
  *
