@@ -69,10 +69,8 @@ public final class TwofishVec128 extends TwofishBatchKernel {
 
     /** Compile-time constant species: C2 intrinsifies only constant species. */
     private static final VectorSpecies<Byte> B = ByteVector.SPECIES_128;
-    private static final VectorSpecies<Short> H = ShortVector.SPECIES_128;
-    private static final VectorSpecies<Integer> I = IntVector.SPECIES_128;
 
-    /** Blocks per batch: 16 byte lanes per plane. */
+    /** Blocks per batch: two groups of 16 (a plane holds one byte of each block of a group). */
     private static final int WAY = 32;
 
     /** Groups of 16 blocks per batch (one plane each per S-box): two, for independent work in flight. */
