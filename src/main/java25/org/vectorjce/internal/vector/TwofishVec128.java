@@ -218,19 +218,21 @@ public final class TwofishVec128 extends TwofishBatchKernel {
         return (byte) (lo | hi << 4);
     }
 
-    /** The nibble tables of {@code key}: START (fixed), and per S-box its q chain with the key bytes. */
-    private void fillTables(byte[] key) {
-        byte[] m = mem;
+    /**
+     * The key-independent tables for keys of {@code n} 64-bit words (index n - 2): START, every
+     * q's middle tables and the last q's MDS tables, with zeros where the key's boundary tables
+     * go. A key set-up copies one and writes only the boundaries: ~2.5 µs less per new key than
+     * computing them every time (the GF products alone are ~3,000 operations).
+     */
+    private static final byte[][] TEMPLATES = {template(2), template(3), template(4)};
+
+    private static byte[] template(int n) {
+        byte[] m = new byte[STATE];
         for (int x = 0; x < 16; x++) {
             put(m, START + x, pack(x, lMap(x)));       // a0 -> (a0, L(a0))
             put(m, START + 16 + x, pack(x, rMap(x)));  // b0 -> (b0, R(b0))
         }
-        int n = key.length / 8;
-        int[] s = new int[n]; // RS of key bytes 8i..8i+7, xored in after the (i+1)-th q of the chain
-        for (int i = 0; i < n; i++) {
-            s[i] = TwofishTable.sboxKey(key, i);
-        }
-        layers = n + 1;
+        int layers = n + 1;
         for (int j = 0; j < 4; j++) {
             int t = TAB + JSTRIDE * j;
             for (int l = 0; l < layers; l++) {
@@ -241,14 +243,7 @@ public final class TwofishVec128 extends TwofishBatchKernel {
                 }
                 t += 32;
                 if (l < layers - 1) {
-                    // Next input y ^ kb, y = 16·t3[b3] + t2[a3]: a0' = t3[b3] ^ kh, b0' = t2[a3] ^ kl,
-                    // and a1' = a0' ^ b0', b1' = L(a0') ^ R(b0') (L and R are linear).
-                    int kb = (s[l] >>> (8 * j)) & 0xff, kh = kb >>> 4, kl = kb & 0xf;
-                    for (int x = 0; x < 16; x++) {
-                        put(m, t + x, pack(q[3][x] ^ kh ^ kl, lMap(q[3][x] ^ kh)));  // b3
-                        put(m, t + 16 + x, pack(q[2][x], rMap(q[2][x] ^ kl)));      // a3
-                    }
-                    t += 32;
+                    t += 32; // the boundary with the next key byte: fillTables
                 } else {
                     for (int c = 0; c < 3; c++) {
                         int coeff = MDS[COEFF_ROWS[4 * j + c]][j];
@@ -260,7 +255,30 @@ public final class TwofishVec128 extends TwofishBatchKernel {
                 }
             }
         }
-        Arrays.fill(s, 0);
+        return m;
+    }
+
+    /** The tables of {@code key}: its length's template, and per S-box the boundaries between its q's. */
+    private void fillTables(byte[] key) {
+        byte[] m = mem;
+        int n = key.length / 8;
+        System.arraycopy(TEMPLATES[n - 2], 0, m, 0, STATE);
+        layers = n + 1;
+        for (int i = 0; i < n; i++) {
+            // S_i = RS of key bytes 8i..8i+7 is xored in after the (i+1)-th q of each chain.
+            int s = TwofishTable.sboxKey(key, i);
+            for (int j = 0; j < 4; j++) {
+                int t = TAB + JSTRIDE * j + 64 * i + 32;
+                byte[][] q = QT[Q_OF[j][5 - layers + i]];
+                // Next input y ^ kb, y = 16·t3[b3] + t2[a3]: a0' = t3[b3] ^ kh, b0' = t2[a3] ^ kl,
+                // and a1' = a0' ^ b0', b1' = L(a0') ^ R(b0') (L and R are linear).
+                int kb = (s >>> (8 * j)) & 0xff, kh = kb >>> 4, kl = kb & 0xf;
+                for (int x = 0; x < 16; x++) {
+                    put(m, t + x, pack(q[3][x] ^ kh ^ kl, lMap(q[3][x] ^ kh)));  // by b3
+                    put(m, t + 16 + x, pack(q[2][x], rMap(q[2][x] ^ kl)));      // by a3
+                }
+            }
+        }
     }
 
     @Override
