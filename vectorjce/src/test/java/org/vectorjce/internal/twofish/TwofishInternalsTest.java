@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.vectorjce.kat.VectorFiles;
 
 /**
  * Twofish internals: the key schedule against the submission's intermediate values, the q
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class TwofishInternalsTest {
 
     private static final HexFormat HEX = HexFormat.of();
-    private static final Path IVAL = Path.of("testvectors/twofish-submission/ecb_ival.paper-excerpt.txt");
+    private static final Path IVAL = VectorFiles.root().resolve("twofish-submission/ecb_ival.paper-excerpt.txt");
     private static final KernelFactory[] KERNELS = {Kernels.byName("Twofish", "twofish-table"), Kernels.byName("Twofish", "twofish-table-2way")};
 
     // ---- the submission's intermediate values (ecb_ival.txt, as quoted in the paper) ----
