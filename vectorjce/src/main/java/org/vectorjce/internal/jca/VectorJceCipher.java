@@ -31,11 +31,14 @@ import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.ModeArithmetic;
 import org.vectorjce.internal.mode.XtsMode;
 import org.vectorjce.internal.sector.IvGenerator;
+import org.vectorjce.internal.sector.SectorProcessor;
 
 /**
  * The one generic {@code CipherSpi} of the provider (layer 1): key and parameter checks, update
- * buffering, PKCS#5 padding and the JCA exceptions, for every algorithm × mode. Everything below it
- * (modes, kernels) trusts its arguments; every check is here.
+ * buffering, PKCS#5 padding and the JCA exceptions, for every algorithm × mode, so the JCA contract
+ * is written once. Everything below it trusts its arguments (modes, kernels, and the
+ * {@link SectorProcessor} that runs a {@link SectorParameterSpec}'s many sectors per call); every
+ * check is here.
  *
  * <p>Semantics follow SunJCE: {@code update} in any pieces gives the bytes of one {@code doFinal};
  * after {@code doFinal} the cipher is back in the state right after {@code init} (same key and IV);
@@ -125,8 +128,8 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected AlgorithmParameters engineGetParameters() {
-        if (sector != null) {
-            return IvParameters.of(algorithm, sector.spec, provider);
+        if (inSectors()) {
+            return IvParameters.of(algorithm, sectors.spec(), provider);
         }
         if (!ivSet) {
             return null;
@@ -260,40 +263,14 @@ public final class VectorJceCipher extends CipherSpi {
 
     // ---------------------------------------------------------------- many sectors per call
 
-    /** The sector state while a {@link SectorParameterSpec} is in force, else null. */
-    private Sectors sector;
+    /**
+     * The multi-sector path, made at the first {@link SectorParameterSpec} and kept for the next;
+     * {@link SectorProcessor#active} while a spec is in force.
+     */
+    private SectorProcessor sectors;
 
-    /** What a {@link SectorParameterSpec} adds: the spec, its IV generator, a partial sector. */
-    private static final class Sectors {
-        final SectorParameterSpec spec;
-        final int size;
-        final IvGenerator ivs;
-        /** The IV sector number step per sector: 1 with iv_large_sectors, else size / 512. */
-        final long step;
-        final byte[] partial;
-        int buffered;
-        /** Sectors processed since init or the last doFinal. */
-        long done;
-
-        Sectors(SectorParameterSpec spec, IvGenerator ivs, byte[] partial) {
-            this.spec = spec;
-            this.size = spec.getSectorSize();
-            this.ivs = ivs;
-            this.step = spec.isIvLargeSectors() ? 1 : size / 512;
-            this.partial = partial;
-            Arrays.fill(partial, (byte) 0);
-        }
-
-        /** The IV sector number of the message's sector {@code i}. */
-        long ivNumber(long i) {
-            return (spec.getFirstSector() + i) * step;
-        }
-
-        void restart() {
-            Arrays.fill(partial, 0, buffered, (byte) 0);
-            buffered = 0;
-            done = 0;
-        }
+    private boolean inSectors() {
+        return sectors != null && sectors.active();
     }
 
     private boolean sectorCapable() {
@@ -321,28 +298,23 @@ public final class VectorJceCipher extends CipherSpi {
                     + transformation() + " takes with a SectorParameterSpec: " + String.join(", ", allowed));
         }
         // Key set-up as for any init; the zero IV is only the mode's start, each sector gets its own.
-        Sectors prev = sector;
+        IvGenerator prev = inSectors() ? sectors.ivGenerator() : null;
         Key prevKey = lastKey;
         KernelFactory prevFactory = keyFactory;
-        sector = null;
         try {
             init(opmode, key, ZERO_IV, null, true);
         } catch (InvalidKeyException | InvalidAlgorithmParameterException | RuntimeException e) {
-            if (prev != null) {
-                prev.ivs.destroy();
-            }
+            dropSectors();
             throw e;
         }
         String name = spec.getIvGenerator();
         boolean essiv = name.startsWith("essiv");
         IvGenerator gen;
-        if (prev != null && prev.ivs.name().equals(name) && (!essiv
+        if (prev != null && prev.name().equals(name) && (!essiv
                 || (key == prevKey && key.getClass() == SecretKeySpec.class && keyFactory == prevFactory))) {
-            gen = prev.ivs; // the same generator (for ESSIV: the same key object and kernel)
+            gen = prev; // the same generator (for ESSIV: the same key object and kernel)
         } else {
-            if (prev != null) {
-                prev.ivs.destroy(); // ESSIV's salt schedule of the old key
-            }
+            dropSectors(); // ESSIV's salt schedule of the old key
             if (essiv) {
                 byte[] k = encodedKey(key);
                 try {
@@ -355,84 +327,38 @@ public final class VectorJceCipher extends CipherSpi {
             }
         }
         ivSet = false; // no single IV: getIV() is null, getParameters() holds the spec
-        // A sector-by-sector user inits per request: keep the partial-sector buffer.
-        sector = new Sectors(spec, gen, prev != null && prev.partial.length == size ? prev.partial : new byte[size]);
-        sectorIvs = sectorIvs == null ? new byte[BLOCK * SECTOR_BATCH] : sectorIvs;
+        if (sectors == null) {
+            sectors = new SectorProcessor();
+        }
+        sectors.begin(spec, gen);
     }
 
     private static final byte[] ZERO_IV = new byte[BLOCK];
 
     /** Leaves sector mode (an init with an IV or none): ESSIV's salt schedule is wiped. */
     private void dropSectors() {
-        if (sector != null) {
-            sector.ivs.destroy();
-            Arrays.fill(sector.partial, (byte) 0);
-            sector = null;
+        if (sectors != null) {
+            sectors.end();
         }
-    }
-
-    /** IVs of up to this many sectors are made at once (ESSIV encrypts them in one kernel call). */
-    private static final int SECTOR_BATCH = 64;
-    private byte[] sectorIvs;
-
-    private int sectorOutputLength(int len) {
-        long t = (long) sector.buffered + len;
-        return (int) Math.min(t - t % sector.size, Integer.MAX_VALUE);
     }
 
     /** update under a SectorParameterSpec: whole sectors out, a partial one kept. Output checked. */
     private int sectorUpdate(byte[] in, int inOff, int len, byte[] out, int outOff) {
-        Sectors st = sector;
-        int size = st.size;
-        int produce = sectorOutputLength(len);
-        if (in == out && inOff < outOff + produce && outOff < inOff + len && (inOff != outOff || st.buffered != 0)) {
+        if (needsInputCopy(in, inOff, len, out, outOff, sectors.outputLength(len), sectors.buffered())) {
             in = Arrays.copyOfRange(in, inOff, inOff + len);
             inOff = 0;
         }
-        int o = outOff;
-        if (st.buffered > 0) {
-            int take = Math.min(len, size - st.buffered);
-            System.arraycopy(in, inOff, st.partial, st.buffered, take);
-            st.buffered += take;
-            inOff += take;
-            len -= take;
-            if (st.buffered == size) {
-                runSectors(st.partial, 0, out, o, 1);
-                o += size;
-                st.buffered = 0;
-            }
-        }
-        int whole = len / size;
-        if (whole > 0) {
-            runSectors(in, inOff, out, o, whole);
-            o += whole * size;
-            inOff += whole * size;
-            len -= whole * size;
-        }
-        if (len > 0) {
-            System.arraycopy(in, inOff, st.partial, st.buffered, len);
-            st.buffered += len;
-        }
-        return o - outOff;
+        return sectors.update(mode, in, inOff, len, out, outOff);
     }
 
     /**
-     * {@code count} whole sectors, each one data unit of the mode with its own IV: the IVs of a
-     * batch first (one kernel call for ESSIV), then the batch through {@link Mode#processUnits}
-     * (XTS and LRW: on their bulk path; CBC: sector by sector).
+     * Same array, overlapping ranges, and output ({@code produce} bytes) not exactly aligned with
+     * the input it comes from ({@code buffered} bytes are held back): the input must be copied so
+     * no byte is overwritten before it is read.
      */
-    private void runSectors(byte[] in, int inOff, byte[] out, int outOff, int count) {
-        Sectors st = sector;
-        int size = st.size;
-        for (int done = 0; done < count; ) {
-            int n = Math.min(count - done, SECTOR_BATCH);
-            st.ivs.fill(st.ivNumber(st.done), st.step, n, sectorIvs, 0);
-            mode.processUnits(in, inOff, out, outOff, size, n, sectorIvs);
-            inOff += n * size;
-            outOff += n * size;
-            st.done += n;
-            done += n;
-        }
+    private static boolean needsInputCopy(byte[] in, int inOff, int len, byte[] out, int outOff, int produce,
+            int buffered) {
+        return in == out && inOff < outOff + produce && outOff < inOff + len && (inOff != outOff || buffered != 0);
     }
 
     private int sectorDoFinal(byte[] in, int inOff, int len, byte[] out, int outOff)
@@ -440,20 +366,20 @@ public final class VectorJceCipher extends CipherSpi {
         if (outOff < 0 || outOff > out.length) {
             throw new IllegalArgumentException("Bad output offset " + outOff + " for array length " + out.length);
         }
-        Sectors st = sector;
-        long total = (long) st.buffered + len;
-        if (total % st.size != 0) {
+        int size = sectors.sectorSize();
+        int held = sectors.buffered();
+        long total = (long) held + len;
+        if (total % size != 0) {
             // Nothing is consumed: the buffered bytes stay, the rest can follow.
-            throw new IllegalBlockSizeException("Input is not a whole number of " + st.size + "-byte sectors: "
-                    + total + " bytes" + (st.buffered > 0 ? " (" + st.buffered + " buffered)" : "")
+            throw new IllegalBlockSizeException("Input is not a whole number of " + size + "-byte sectors: "
+                    + total + " bytes" + (held > 0 ? " (" + held + " buffered)" : "")
                     + "; nothing was processed");
         }
         checkOutput(out, outOff, (int) total);
         int n = sectorUpdate(in, inOff, len, out, outOff);
-        st.restart();
+        sectors.restart();
         return n;
     }
-
     private void start(boolean enc, byte[] newIv) {
         encrypt = enc;
         if (newIv == null) {
@@ -600,8 +526,8 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected int engineGetOutputSize(int inputLen) {
-        if (sector != null) {
-            return (int) Math.min((long) sector.buffered + Math.max(inputLen, 0), Integer.MAX_VALUE);
+        if (inSectors()) {
+            return (int) Math.min((long) sectors.buffered() + Math.max(inputLen, 0), Integer.MAX_VALUE);
         }
         long n = (long) buffered + Math.max(inputLen, 0);
         if (padding && encrypt) {
@@ -649,8 +575,8 @@ public final class VectorJceCipher extends CipherSpi {
             inOff = len = 0;
         }
         checkRange(in, inOff, len, "Input");
-        if (sector != null) {
-            byte[] out = new byte[sectorOutputLength(len)];
+        if (inSectors()) {
+            byte[] out = new byte[sectors.outputLength(len)];
             sectorUpdate(in, inOff, len, out, 0);
             return out;
         }
@@ -667,8 +593,8 @@ public final class VectorJceCipher extends CipherSpi {
             inOff = len = 0;
         }
         checkRange(in, inOff, len, "Input");
-        if (sector != null) {
-            checkOutput(out, outOff, sectorOutputLength(len));
+        if (inSectors()) {
+            checkOutput(out, outOff, sectors.outputLength(len));
             return sectorUpdate(in, inOff, len, out, outOff);
         }
         checkOutput(out, outOff, updateOutputLength(len));
@@ -702,9 +628,7 @@ public final class VectorJceCipher extends CipherSpi {
             buffered += len;
             return 0;
         }
-        // Same array, overlapping ranges, and output not exactly aligned with the input it comes
-        // from: work from a copy of the input so no byte is overwritten before it is read.
-        if (in == out && inOff < outOff + p && outOff < inOff + len && (inOff != outOff || buffered != 0)) {
+        if (needsInputCopy(in, inOff, len, out, outOff, p, buffered)) {
             in = Arrays.copyOfRange(in, inOff, inOff + len);
             inOff = 0;
         }
@@ -754,7 +678,7 @@ public final class VectorJceCipher extends CipherSpi {
         checkRange(in, inOff, len, "Input");
         byte[] out = new byte[engineGetOutputSize(len)];
         try {
-            int n = sector != null ? sectorDoFinal(in, inOff, len, out, 0) : doFinal(in, inOff, len, out, 0);
+            int n = inSectors() ? sectorDoFinal(in, inOff, len, out, 0) : doFinal(in, inOff, len, out, 0);
             return n == out.length ? out : Arrays.copyOf(out, n);
         } catch (ShortBufferException e) {
             throw new AssertionError("output sized by engineGetOutputSize", e);
@@ -773,7 +697,7 @@ public final class VectorJceCipher extends CipherSpi {
         if (out == null) {
             throw new IllegalArgumentException("Output buffer is null");
         }
-        if (sector != null) {
+        if (inSectors()) {
             return sectorDoFinal(in, inOff, len, out, outOff);
         }
         return doFinal(in, inOff, len, out, outOff);
@@ -978,7 +902,7 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     public String toString() {
-        return "VectorJceCipher[" + algorithm + "/" + modeId + "/" + (padding ? "PKCS5Padding" : "NoPadding")
+        return "VectorJceCipher[" + transformation()
                 + (mode == null ? "" : ", kernel " + mode.kernelName()) + "]";
     }
 }

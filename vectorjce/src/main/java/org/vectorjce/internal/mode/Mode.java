@@ -8,8 +8,8 @@ import org.vectorjce.internal.kernel.Kernels;
 /**
  * A mode of operation over a {@link BlockKernel}, written once for both ciphers (layer 2).
  *
- * <p>The {@code VectorJceCipher} above it (layer 1, {@code internal.jca}) does all buffering,
- * padding and checking: {@link #process}
+ * <p>The {@code VectorJceCipher} above it (layer 1, {@code internal.jca}; for many sectors per call
+ * with its {@code SectorProcessor}) does all buffering, padding and checking: {@link #process}
  * gets whole blocks only (CTR: any length), with input and output ranges disjoint or identical.
  * Every mode but CBC encryption hands the kernel many blocks per call.
  */
