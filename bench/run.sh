@@ -47,7 +47,7 @@ if [ "${1:-}" = "--cold" ]; then
     for p in VectorJCE SunJCE; do
       # the provider jar as users have it (not the shaded benchmarks.jar, whose size and signed
       # dependencies the JCA's provider verification would charge to VectorJCE)
-      "$JAVA" --add-modules jdk.incubator.vector -cp "$(ls ../target/vectorjce-*.jar | head -1):target/classes" \
+      "$JAVA" --add-modules jdk.incubator.vector -cp "$(ls ../vectorjce/target/vectorjce-*.jar | head -1):target/classes" \
         org.vectorjce.bench.ColdStart "$p" 2>/dev/null \
         | awk '{print $2}' >> "target/cold-$p.txt"
     done
