@@ -1,0 +1,59 @@
+package org.vectorjce.volumes.kdf;
+
+import java.util.Arrays;
+
+/**
+ * PBKDF2 (RFC 8018, section 5.2) with HMAC over any {@link HashAlgorithm}, on a password given as
+ * bytes: LUKS passes the passphrase's or key file's bytes as they are, which a {@code char[]}-based
+ * {@code SecretKeyFactory} cannot express for bytes that are not UTF-8.
+ */
+public final class Pbkdf2 {
+    /** The largest iteration count a LUKS header can hold (a 32-bit unsigned field). */
+    public static final long MAX_ITERATIONS = 0xFFFF_FFFFL;
+
+    private Pbkdf2() {
+    }
+
+    /**
+     * {@code length} bytes of PBKDF2-HMAC-{@code hash}({@code password}, {@code salt},
+     * {@code iterations}).
+     */
+    public static byte[] derive(HashAlgorithm hash, byte[] password, byte[] salt, long iterations, int length) {
+        if (iterations < 1 || iterations > MAX_ITERATIONS) {
+            throw new IllegalArgumentException("PBKDF2 iterations " + iterations + " outside 1.." + MAX_ITERATIONS);
+        }
+        if (length < 1) {
+            throw new IllegalArgumentException("PBKDF2 output length " + length);
+        }
+        HashAlgorithm.Prf prf = hash.newHmac(password);
+        int h = prf.length();
+        byte[] out = new byte[length];
+        byte[] u = new byte[h];
+        byte[] t = new byte[h];
+        byte[] index = new byte[4];
+        try {
+            for (int block = 1, done = 0; done < length; block++, done += h) {
+                index[0] = (byte) (block >>> 24);
+                index[1] = (byte) (block >>> 16);
+                index[2] = (byte) (block >>> 8);
+                index[3] = (byte) block;
+                prf.update(salt, 0, salt.length);
+                prf.update(index, 0, 4);
+                prf.doFinal(u, 0);
+                System.arraycopy(u, 0, t, 0, h);
+                for (long i = 1; i < iterations; i++) {
+                    prf.update(u, 0, h);
+                    prf.doFinal(u, 0);
+                    for (int j = 0; j < h; j++) {
+                        t[j] ^= u[j];
+                    }
+                }
+                System.arraycopy(t, 0, out, done, Math.min(h, length - done));
+            }
+            return out;
+        } finally {
+            Arrays.fill(u, (byte) 0);
+            Arrays.fill(t, (byte) 0);
+        }
+    }
+}

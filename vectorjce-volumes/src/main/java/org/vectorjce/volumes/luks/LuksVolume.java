@@ -1,0 +1,381 @@
+package org.vectorjce.volumes.luks;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.WrongPassphraseException;
+
+/**
+ * A LUKS1 or LUKS2 volume, opened read-only with a passphrase, a key file or the volume key:
+ *
+ * <pre>{@code
+ * try (LuksVolume v = LuksVolume.at(Path.of("disk.img")).passphrase(pw).open()) {
+ *     System.out.println(v.info());
+ *     SeekableByteChannel plain = v.payload();   // what cryptsetup open would show
+ * }
+ * }</pre>
+ *
+ * {@link #at(Path)} / {@link #of(SeekableByteChannel)} return a {@link Builder}: a passphrase
+ * ({@code char[]}, encoded as UTF-8, or {@code byte[]}), a key file (its bytes, as cryptsetup reads
+ * one) or the volume key; optionally one key slot and a detached header. The builder copies the
+ * secrets it is given and wipes its copies when {@link Builder#open()} returns; the caller wipes its
+ * own. {@link Builder#info()} reads the header without unlocking anything.
+ *
+ * <p>The header is parsed and validated whole before anything else (LUKS1 {@link Luks1Header};
+ * LUKS2 {@link Luks2Header} and {@link Luks2Metadata}); every offset is checked against the
+ * image's size. Images given as paths are opened for reading only and closed by {@link #close()};
+ * channels given by the caller stay the caller's. {@link #close()} also wipes the volume key and
+ * closes the payload channels. Errors: {@link WrongPassphraseException} when no key slot opens
+ * ("no key slot opened with the passphrase given"), {@link CorruptHeaderException} naming the
+ * field, {@link org.vectorjce.volumes.UnsupportedVolumeException} naming the feature.
+ */
+public final class LuksVolume implements Closeable {
+    /** cryptsetup's default largest key file ({@code --keyfile-size} unset): 8 MiB. */
+    public static final int MAX_KEY_FILE = 8 << 20;
+
+    private final Opened images;
+    private final Layout layout;
+    private final byte[] volumeKey;
+    private final int keySlot;
+    private final List<PayloadChannel> payloads = new ArrayList<>();
+    private boolean open = true;
+
+    private LuksVolume(Opened images, Layout layout, byte[] volumeKey, int keySlot) {
+        this.images = images;
+        this.layout = layout;
+        this.volumeKey = volumeKey;
+        this.keySlot = keySlot;
+    }
+
+    /** A builder for the volume in the file {@code image}. */
+    public static Builder at(Path image) {
+        return new Builder(Objects.requireNonNull(image, "image"), null);
+    }
+
+    /** A builder for the volume in {@code image} (read only; left open by {@link #close()}). */
+    public static Builder of(SeekableByteChannel image) {
+        return new Builder(null, Objects.requireNonNull(image, "image"));
+    }
+
+    /** The header's information. */
+    public LuksInfo info() {
+        return layout.info();
+    }
+
+    /** The key slot that opened the volume, or empty when it was opened with the volume key. */
+    public OptionalInt keySlot() {
+        return keySlot < 0 ? OptionalInt.empty() : OptionalInt.of(keySlot);
+    }
+
+    /** A copy of the volume key (the caller wipes it). */
+    public byte[] volumeKey() {
+        ensureOpen();
+        return volumeKey.clone();
+    }
+
+    /** The payload's size in bytes. */
+    public long payloadSize() {
+        return layout.payloadSize();
+    }
+
+    /**
+     * A new read-only channel over the plaintext payload, at position 0: what {@code cryptsetup
+     * open} shows. Each call returns a channel of its own; all are closed with the volume.
+     */
+    public SeekableByteChannel payload() throws IOException, VolumeException {
+        ensureOpen();
+        PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher(), volumeKey, layout.payloadOffset(),
+                layout.payloadSize(), layout.sectorSize(), layout.ivOffset());
+        payloads.add(c);
+        return c;
+    }
+
+    /** Wipes the volume key, closes the payload channels and the images this volume opened. */
+    @Override
+    public void close() throws IOException {
+        if (!open) {
+            return;
+        }
+        open = false;
+        Arrays.fill(volumeKey, (byte) 0);
+        IOException first = null;
+        for (PayloadChannel p : payloads) {
+            try {
+                p.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        try {
+            images.close();
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private void ensureOpen() {
+        if (!open) {
+            throw new IllegalStateException("The volume is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LuksVolume[LUKS" + layout.info().version() + ", " + layout.info().cipher() + ", "
+                + layout.info().keyBits() + "-bit key" + (open ? "" : ", closed") + "]";
+    }
+
+    /** The header and data images, and which of them this library opened (and so closes). */
+    private static final class Opened implements Closeable {
+        final Image header, data;
+        final List<SeekableByteChannel> owned;
+
+        Opened(Image header, Image data, List<SeekableByteChannel> owned) {
+            this.header = header;
+            this.data = data;
+            this.owned = owned;
+        }
+
+        @Override
+        public void close() throws IOException {
+            IOException first = null;
+            for (SeekableByteChannel c : owned) {
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+
+    /** Reads and validates the header of {@code header} (data in {@code data}). */
+    static Layout layout(Image header, Image data) throws IOException, VolumeException {
+        byte[] first = header.size >= 8 ? header.read("LUKS magic", 0, 8) : new byte[0];
+        if (Luks1Header.isLuks(first, 1)) {
+            return new Luks1Layout(Luks1Header.read(header, data), header, data);
+        }
+        if (Luks2Header.isLuks2(first) || (first.length == 8 && !Luks1Header.isLuks(first, 0) && header.size >= 16384)) {
+            // A primary with a bad magic may still have a good secondary: LUKS2 looks for it.
+            Luks2Header h;
+            try {
+                h = Luks2Header.read(header);
+            } catch (CorruptHeaderException e) {
+                if (!Luks2Header.isLuks2(first)) {
+                    throw new CorruptHeaderException(header.name + " is not a LUKS volume (no LUKS magic)");
+                }
+                throw e;
+            }
+            Luks2Metadata m = Luks2Metadata.parse(h, header.size, data.size, header != data);
+            return new Luks2Layout(h, m, header, data);
+        }
+        if (first.length == 8 && Arrays.equals(first, 0, 6, Luks1Header.MAGIC, 0, 6)) {
+            throw new org.vectorjce.volumes.UnsupportedVolumeException("LUKS version " + ((first[6] & 0xff) << 8
+                    | (first[7] & 0xff)) + " is not supported (1 or 2)");
+        }
+        throw new CorruptHeaderException(header.name + " is not a LUKS volume (no LUKS magic)");
+    }
+
+    /** How to open a volume: the secret, the key slot, a detached header. */
+    public static final class Builder {
+        private final Path imagePath;
+        private final SeekableByteChannel imageChannel;
+        private Path headerPath;
+        private SeekableByteChannel headerChannel;
+        private byte[] passphrase;
+        private byte[] volumeKey;
+        private Integer keySlot;
+
+        private Builder(Path imagePath, SeekableByteChannel imageChannel) {
+            this.imagePath = imagePath;
+            this.imageChannel = imageChannel;
+        }
+
+        /** The passphrase, encoded as UTF-8 (copied; wiped by {@link #open()}). */
+        public Builder passphrase(char[] passphrase) {
+            ByteBuffer b = StandardCharsets.UTF_8.encode(CharBuffer.wrap(passphrase));
+            byte[] p = new byte[b.remaining()];
+            b.get(p);
+            if (b.hasArray()) {
+                Arrays.fill(b.array(), (byte) 0);
+            }
+            return setPassphrase(p);
+        }
+
+        /** The passphrase as bytes (copied; wiped by {@link #open()}). */
+        public Builder passphrase(byte[] passphrase) {
+            return setPassphrase(passphrase.clone());
+        }
+
+        /** The whole content of {@code keyFile} as the passphrase, as cryptsetup's {@code --key-file}. */
+        public Builder keyFile(Path keyFile) throws IOException {
+            long size = Files.size(keyFile);
+            if (size > MAX_KEY_FILE) {
+                throw new IOException("Key file " + keyFile + " is " + size + " bytes: larger than " + MAX_KEY_FILE);
+            }
+            try (InputStream in = Files.newInputStream(keyFile)) {
+                byte[] k = in.readNBytes(MAX_KEY_FILE + 1);
+                if (k.length > MAX_KEY_FILE) {
+                    Arrays.fill(k, (byte) 0);
+                    throw new IOException("Key file " + keyFile + " is larger than " + MAX_KEY_FILE + " bytes");
+                }
+                return setPassphrase(k);
+            }
+        }
+
+        /** The volume key itself (checked against the header's digest; copied). */
+        public Builder volumeKey(byte[] key) {
+            if (volumeKey != null) {
+                Arrays.fill(volumeKey, (byte) 0);
+            }
+            volumeKey = key.clone();
+            return this;
+        }
+
+        /** Try only key slot {@code slot} (cryptsetup's {@code --key-slot}). */
+        public Builder keySlot(int slot) {
+            keySlot = slot;
+            return this;
+        }
+
+        /** The header is in {@code header}, not at the start of the image (cryptsetup's {@code --header}). */
+        public Builder header(Path header) {
+            headerPath = Objects.requireNonNull(header, "header");
+            headerChannel = null;
+            return this;
+        }
+
+        /** The header is in {@code header} (read only; left open). */
+        public Builder header(SeekableByteChannel header) {
+            headerChannel = Objects.requireNonNull(header, "header");
+            headerPath = null;
+            return this;
+        }
+
+        private Builder setPassphrase(byte[] p) {
+            if (passphrase != null) {
+                Arrays.fill(passphrase, (byte) 0);
+            }
+            passphrase = p;
+            return this;
+        }
+
+        private Opened images() throws IOException {
+            List<SeekableByteChannel> owned = new ArrayList<>();
+            try {
+                SeekableByteChannel d = imageChannel;
+                String dataName = "image";
+                if (d == null) {
+                    d = Files.newByteChannel(imagePath, StandardOpenOption.READ);
+                    owned.add(d);
+                    dataName = imagePath.toString();
+                }
+                Image data = new Image(d, dataName);
+                Image header = data;
+                if (headerPath != null) {
+                    SeekableByteChannel h = Files.newByteChannel(headerPath, StandardOpenOption.READ);
+                    owned.add(h);
+                    header = new Image(h, headerPath.toString());
+                } else if (headerChannel != null) {
+                    header = new Image(headerChannel, "header");
+                }
+                return new Opened(header, data, owned);
+            } catch (IOException | RuntimeException e) {
+                for (SeekableByteChannel c : owned) {
+                    try {
+                        c.close();
+                    } catch (IOException ignored) {
+                        e.addSuppressed(ignored);
+                    }
+                }
+                throw e;
+            }
+        }
+
+        /** The header's information, without unlocking (no secret needed). */
+        public LuksInfo info() throws IOException, VolumeException {
+            try (Opened o = images()) {
+                return layout(o.header, o.data).info();
+            }
+        }
+
+        /**
+         * Opens the volume: with the volume key when one was given, else by trying the key slots
+         * (only {@link #keySlot} if set) with the passphrase or key file. Wipes the builder's copies
+         * of the secrets, whatever the outcome.
+         */
+        public LuksVolume open() throws IOException, VolumeException {
+            Opened o = images();
+            byte[] vk = null;
+            boolean ok = false;
+            try {
+                Layout layout = layout(o.header, o.data);
+                layout.payloadCipher(); // refuses an unsupported cipher before any KDF runs
+                int slot = -1;
+                if (volumeKey != null) {
+                    if (!layout.isVolumeKey(volumeKey)) {
+                        throw new WrongPassphraseException("The volume key given does not match the volume's digest");
+                    }
+                    vk = volumeKey.clone();
+                } else {
+                    if (passphrase == null) {
+                        throw new VolumeException("No passphrase, key file or volume key given");
+                    }
+                    for (int s : layout.slotsToTry(keySlot)) {
+                        vk = layout.unlock(s, passphrase);
+                        if (vk != null) {
+                            slot = s;
+                            break;
+                        }
+                    }
+                    if (vk == null) {
+                        throw new WrongPassphraseException("No key slot opened with the passphrase given");
+                    }
+                }
+                LuksVolume v = new LuksVolume(o, layout, vk, slot);
+                ok = true;
+                return v;
+            } finally {
+                wipe();
+                if (!ok) {
+                    if (vk != null) {
+                        Arrays.fill(vk, (byte) 0);
+                    }
+                    o.close();
+                }
+            }
+        }
+
+        private void wipe() {
+            if (passphrase != null) {
+                Arrays.fill(passphrase, (byte) 0);
+                passphrase = null;
+            }
+            if (volumeKey != null) {
+                Arrays.fill(volumeKey, (byte) 0);
+                volumeKey = null;
+            }
+        }
+    }
+}

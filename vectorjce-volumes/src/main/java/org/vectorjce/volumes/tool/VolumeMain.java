@@ -1,0 +1,323 @@
+package org.vectorjce.volumes.tool;
+
+import java.io.ByteArrayOutputStream;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+
+import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.luks.LuksInfo;
+import org.vectorjce.volumes.luks.LuksVolume;
+
+/**
+ * The {@code volume} command, named and behaving as cryptsetup where they overlap:
+ *
+ * <pre>
+ * volume info IMAGE [--header F] [--dump-volume-key [--key-file F] [--key-slot N] [-q]]
+ * volume test IMAGE [--header F] [--key-file F] [--key-slot N]
+ * volume decrypt IMAGE OUT [--header F] [--key-file F] [--key-slot N]
+ * </pre>
+ *
+ * {@code info} is {@code cryptsetup luksDump}; {@code test} is {@code cryptsetup open
+ * --test-passphrase}; {@code decrypt} writes the plaintext {@code cryptsetup open} would show to
+ * the new file {@code OUT} (an existing one is refused). The passphrase is the whole key file with
+ * {@code --key-file}, else the first line of standard input when it is not a terminal, else a
+ * prompt without echo. Exit status: 0 success, 2 no key slot opened (cryptsetup's code), 1 any
+ * other error, with one line on standard error.
+ */
+public final class VolumeMain {
+    static final int OK = 0, FAIL = 1, NO_KEY = 2;
+
+    private final InputStream stdin;
+    private final PrintStream out, err;
+    private final Console console;
+
+    VolumeMain(InputStream stdin, PrintStream out, PrintStream err, Console console) {
+        this.stdin = stdin;
+        this.out = out;
+        this.err = err;
+        this.console = console;
+    }
+
+    public static void main(String[] args) {
+        int rc = new VolumeMain(System.in, System.out, System.err, System.console()).run(args);
+        System.out.flush();
+        System.exit(rc);
+    }
+
+    /** Usage error. */
+    private static final class Usage extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Usage(String m) {
+            super(m);
+        }
+    }
+
+    private static final String USAGE = "usage: volume info|test|decrypt IMAGE [OUT] [--key-file F] [--key-slot N]"
+            + " [--header F] [--dump-volume-key] [-q]";
+
+    /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
+    public int run(String[] args) {
+        try {
+            return dispatch(args);
+        } catch (WrongPassphraseException e) {
+            err.println(e.getMessage() + ".");
+            return NO_KEY;
+        } catch (VolumeException e) {
+            err.println(e.getMessage());
+            return FAIL;
+        } catch (Usage e) {
+            err.println(e.getMessage());
+            return FAIL;
+        } catch (NoSuchFileException e) {
+            err.println("No such file: " + e.getFile());
+            return FAIL;
+        } catch (FileAlreadyExistsException e) {
+            err.println("Refusing to overwrite " + e.getFile() + ": it exists");
+            return FAIL;
+        } catch (IOException e) {
+            err.println("I/O error: " + e.getMessage());
+            return FAIL;
+        } catch (OutOfMemoryError e) {
+            err.println("Out of memory: run java with a larger -Xmx");
+            return FAIL;
+        } catch (RuntimeException e) {
+            err.println("Internal error: " + e);
+            return FAIL;
+        }
+    }
+
+    private int dispatch(String[] argv) throws Usage, IOException, VolumeException {
+        List<String> args = new ArrayList<>(Arrays.asList(argv));
+        if (!args.isEmpty() && args.get(0).equals("volume")) {
+            args.remove(0);
+        }
+        if (args.isEmpty()) {
+            throw new Usage(USAGE);
+        }
+        String verb = args.remove(0);
+        Path keyFile = null, header = null;
+        Integer keySlot = null;
+        boolean dumpKey = false, quiet = false;
+        List<String> positional = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String value = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                value = a.substring(eq + 1);
+                a = a.substring(0, eq);
+            }
+            switch (a) {
+                case "--key-file", "-d" -> keyFile = Path.of(value != null ? value : next(args, ++i, a));
+                case "--header" -> header = Path.of(value != null ? value : next(args, ++i, a));
+                case "--key-slot", "-S" -> {
+                    String v = value != null ? value : next(args, ++i, a);
+                    try {
+                        keySlot = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new Usage("--key-slot " + v + ": not a number");
+                    }
+                }
+                case "--dump-volume-key", "--dump-master-key" -> dumpKey = true;
+                case "-q", "--batch-mode" -> quiet = true;
+                default -> {
+                    if (a.startsWith("-") && !a.equals("-")) {
+                        throw new Usage("Unknown option " + a + "; " + USAGE);
+                    }
+                    positional.add(a);
+                }
+            }
+        }
+        switch (verb) {
+            case "info", "luksDump" -> {
+                need(positional, 1, "volume info IMAGE");
+                return info(Path.of(positional.get(0)), header, keyFile, keySlot, dumpKey, quiet);
+            }
+            case "test" -> {
+                need(positional, 1, "volume test IMAGE");
+                try (LuksVolume v = open(Path.of(positional.get(0)), header, keyFile, keySlot)) {
+                    if (v.keySlot().isPresent()) {
+                        // cryptsetup says nothing on success either; the slot is useful, on stdout
+                        out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
+                    }
+                }
+                return OK;
+            }
+            case "decrypt" -> {
+                need(positional, 2, "volume decrypt IMAGE OUT");
+                return decrypt(Path.of(positional.get(0)), Path.of(positional.get(1)), header, keyFile, keySlot);
+            }
+            default -> throw new Usage("Unknown command " + verb + "; " + USAGE);
+        }
+    }
+
+    private static String next(List<String> args, int i, String option) throws Usage {
+        if (i >= args.size()) {
+            throw new Usage(option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static void need(List<String> positional, int n, String usage) throws Usage {
+        if (positional.size() != n) {
+            throw new Usage("usage: " + usage);
+        }
+    }
+
+    private static LuksVolume.Builder builder(Path image, Path header) {
+        LuksVolume.Builder b = LuksVolume.at(image);
+        if (header != null) {
+            b.header(header);
+        }
+        return b;
+    }
+
+    private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot) throws IOException, VolumeException {
+        if (!Files.exists(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        LuksVolume.Builder b = builder(image, header);
+        if (keySlot != null) {
+            b.keySlot(keySlot);
+        }
+        if (keyFile != null) {
+            b.keyFile(keyFile);
+        } else {
+            byte[] p = readPassphrase();
+            try {
+                b.passphrase(p);
+            } finally {
+                Arrays.fill(p, (byte) 0);
+            }
+        }
+        return b.open();
+    }
+
+    /** The first line of stdin when it is not a terminal, else a prompt without echo. */
+    private byte[] readPassphrase() throws IOException, VolumeException {
+        if (console != null && System.console() == console && isTerminal()) {
+            char[] c = console.readPassword("Enter passphrase: ");
+            if (c == null) {
+                throw new VolumeException("No passphrase read");
+            }
+            try {
+                ByteBuffer b = java.nio.charset.StandardCharsets.UTF_8.encode(java.nio.CharBuffer.wrap(c));
+                byte[] p = new byte[b.remaining()];
+                b.get(p);
+                return p;
+            } finally {
+                Arrays.fill(c, '\0');
+            }
+        }
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int ch;
+        while ((ch = stdin.read()) >= 0 && ch != '\n') {
+            line.write(ch);
+            if (line.size() > LuksVolume.MAX_KEY_FILE) {
+                throw new VolumeException("The passphrase on standard input is longer than " + LuksVolume.MAX_KEY_FILE
+                        + " bytes");
+            }
+        }
+        byte[] p = line.toByteArray();
+        // ByteArrayOutputStream's buffer cannot be wiped from here beyond this reset
+        line.reset();
+        return p;
+    }
+
+    private static boolean isTerminal() {
+        Console c = System.console();
+        if (c == null) {
+            return false;
+        }
+        try {
+            // Java 22+: Console.isTerminal(); on 17-21 a non-null console means a terminal
+            return (boolean) Console.class.getMethod("isTerminal").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
+    private int info(Path image, Path header, Path keyFile, Integer keySlot, boolean dumpKey, boolean quiet)
+            throws IOException, VolumeException, Usage {
+        if (!Files.exists(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        if (!dumpKey) {
+            LuksInfo info = builder(image, header).info();
+            out.print(info.dump());
+            return OK;
+        }
+        if (!quiet) {
+            if (!isTerminal() || console == null) {
+                throw new Usage("--dump-volume-key needs confirmation on a terminal, or -q");
+            }
+            String yes = console.readLine("Header dump with volume key is sensitive information.\n"
+                    + "Are you sure? (Type 'yes' in capital letters): ");
+            if (!"YES".equals(yes)) {
+                throw new Usage("Operation aborted.");
+            }
+        }
+        try (LuksVolume v = open(image, header, keyFile, keySlot)) {
+            LuksInfo info = v.info();
+            byte[] k = v.volumeKey();
+            try {
+                out.println("LUKS header information for " + image);
+                out.println("Cipher name:   \t" + info.cipher());
+                out.println("UUID:          \t" + info.uuid());
+                out.println("VK bits:       \t" + info.keyBits());
+                out.println("Volume key:    \t" + HexFormat.ofDelimiter(" ").formatHex(k));
+            } finally {
+                Arrays.fill(k, (byte) 0);
+            }
+        }
+        return OK;
+    }
+
+    private int decrypt(Path image, Path target, Path header, Path keyFile, Integer keySlot)
+            throws IOException, VolumeException {
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        try (LuksVolume v = open(image, header, keyFile, keySlot)) {
+            SeekableByteChannel plain = v.payload();
+            boolean done = false;
+            try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+                while (plain.read(buf.clear()) > 0) {
+                    buf.flip();
+                    while (buf.hasRemaining()) {
+                        o.write(buf);
+                    }
+                }
+                Arrays.fill(buf.array(), (byte) 0);
+                done = true;
+            } finally {
+                if (!done) {
+                    Files.deleteIfExists(target);
+                }
+            }
+        }
+        return OK;
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}
