@@ -4,14 +4,14 @@
 Why generated: C2 compiles Vector API code to vector instructions only when every operation is
 inlined into one compilation unit and the species is a compile-time constant. Helper methods
 (sub, mix, ...) hit C2's NodeCountInliningCutoff once four states are in flight, and every vector
-that then crosses a call is boxed (measured here: 170 MB/s instead of >1 GB/s). So each hot method
-is emitted straight-line, one per width, and the methods take and return only arrays and ints.
+that then crosses a call is boxed, which makes the kernel slower than scalar code. So each hot
+method is emitted straight-line, one per width, and the methods take and return only arrays and ints.
 
-Run from the project root:  python3 src/main/gen/gen_aes_vec.py   (and commit the output)
+Run:  python3 vectorjce/src/main/gen/gen_aes_vec.py   (from any folder; commit the output)
 """
 import pathlib
 
-OUT = pathlib.Path("src/main/java25/org/vectorjce/internal/vector")
+OUT = pathlib.Path(__file__).resolve().parent.parent / "java25/org/vectorjce/internal/vector"
 
 SR = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11]
 ISR = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3]
@@ -222,7 +222,7 @@ def generate(bits, cls, name, lanes, in_flight):
         else:
             L.append("        // Tail: whole vectors, then a last block through a whole scratch vector: AVX2 has no")
             L.append("        // byte-masked loads and stores, and C2 boxes masked ByteVector accesses there (a CBC")
-            L.append("        // encryption, one block per call, allocated 5.7 KB per 512 bytes and ran ~10x slower).")
+            L.append("        // encryption, one block per call, would allocate on every block and run far slower).")
             L.append("        for (; i < len; i += VLEN) {")
             L.append("            if (len - i >= VLEN) {")
             L.append(f"                {verb}Vector(in, inOff + i, out, outOff + i);")

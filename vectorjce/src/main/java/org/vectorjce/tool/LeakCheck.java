@@ -712,8 +712,9 @@ final class LeakCheck {
      * classes: random bytes are drawn into a scratch buffer, then copied into {@code in} through
      * a mask, all ones for the random class and zero for the fixed class (all-zero messages).
      * Only the bytes differ, not the work, the access pattern, or what is left in the caches for
-     * the timed calls. (A first version copied one fixed message into {@code in} for the fixed
-     * class: it left more of {@code in} in L1, and the constant-time control showed |t| 70.)
+     * the timed calls. Copying one fixed message into {@code in} for the fixed class instead
+     * leaves more of {@code in} in L1, which the constant-time control shows as leak evidence
+     * (bench/results/2026-11-30-2235-leakcheck-notes.md, input preparation).
      */
     static final class Inputs {
         byte[] in = new byte[0];
@@ -800,9 +801,9 @@ final class LeakCheck {
     /**
      * {@code key}: one cipher, re-keyed (untimed) before every sample with the fixed key or a fresh
      * random key, then timed encrypting one fixed random message {@code batch} times. The same
-     * cipher object serves both classes: a first version kept a pool of ciphers per class, and the
-     * two pools' different places in memory were enough for |t| ~50 on aes-jdk, whose block
-     * function does not look at the key bytes beyond AES-NI instructions.
+     * cipher object serves both classes: with a pool of ciphers per class, the two pools' different
+     * places in memory alone show as leak evidence on aes-jdk, whose block function does not look
+     * at the key bytes beyond AES-NI instructions (bench/results/2026-11-30-2235-leakcheck-notes.md).
      */
     static final class KeyTarget extends CipherTarget {
         private final Cipher c;

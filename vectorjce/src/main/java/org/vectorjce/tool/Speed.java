@@ -77,7 +77,7 @@ final class Speed {
                 mibPerSecond(p, alg, "ECB", 16, 4096, opmode, 1500);
             }
             // And each mode's own code (the XTS and LRW lane arithmetic): without this the first
-            // LRW cell measured 4,000 MiB/s and the next ones 10,000.
+            // LRW cell would time it before C2 had compiled it, far below the cells after it.
             for (String mode : new String[] {"CBC", "CTR", "LRW", "XTS"}) {
                 if (onlyMode == null || onlyMode.equals(mode)) {
                     for (int opmode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
@@ -348,7 +348,7 @@ final class Speed {
     /**
      * Calls until C2 has compiled the path: at least {@code ms}, then 100 ms slices until two in a
      * row agree within 10 %, at most 8 s. Vector kernels run interpreted (and boxed) for the first
-     * seconds; a fixed short warm-up measured them at 2 MiB/s instead of 800.
+     * seconds, a small fraction of their compiled speed, so a fixed short warm-up would time that.
      */
     private static void warmUp(Cipher c, List<byte[]> inputs, byte[] out, long ms) throws Exception {
         long start = System.nanoTime();

@@ -184,24 +184,23 @@ public final class JdkAesKernel extends BlockKernel {
 
     /**
      * The most bytes handed to a SunJCE cipher per call. SunJCE reaches its AES intrinsics only
-     * once its callers are C2-compiled, which takes about two thousand calls: a program that
-     * starts with 1 MiB messages ran SunJCE's CTR at ~400 MB/s for its first 4.5 s and its CBC
-     * decryption at ~650 MB/s for 2.5 s, where this kernel, calling SunJCE with 64 KiB pieces,
-     * reaches ~25 GB/s within a second (measured here). The extra calls cost about 1 % at 64 KiB.
+     * once its callers are C2-compiled, and the JIT counts calls, not bytes: a program that starts
+     * with 1 MiB messages would run SunJCE without its intrinsics for seconds, where 64 KiB pieces
+     * reach them within a second. At 64 KiB the extra calls are a small part of a piece's work.
      */
     static final int STREAM_PIECE = 64 * 1024;
 
     /**
-     * A SunJCE CBC or CTR cipher run as a stream. Re-initialising SunJCE costs ~0.5 µs per message
-     * (measured: CTR 8 KiB at 10 GB/s instead of 31); when the IV is the one already set, the
+     * A SunJCE CBC or CTR cipher run as a stream. Re-initialising SunJCE per message costs more
+     * than a short message's blocks (and allocates); when the IV is the one already set, the
      * message ends with SunJCE's doFinal, which rewinds it to that IV, or a zero-length doFinal
      * rewinds it at the next start.
      *
      * <p>CBC never re-initialises SunJCE for a new IV under the same key: SunJCE stands at its own
      * IV S after every doFinal, and a message with IV V differs from one with S only in its first
      * block, by Δ = V ⊕ S. Encryption feeds P_1 ⊕ Δ (C_1 = E(P_1 ⊕ V)); decryption XORs Δ into
-     * the first output block (P_1 = D(C_1) ⊕ S ⊕ Δ). A same-key re-init then costs a 16-byte XOR,
-     * where SunJCE's re-init took ~100 ns here (and allocated).
+     * the first output block (P_1 = D(C_1) ⊕ S ⊕ Δ). A same-key re-init then costs a 16-byte XOR
+     * instead of SunJCE's re-init, which allocates.
      */
     private StreamEngine engine(String transformation, int opmode) {
         Cipher c;

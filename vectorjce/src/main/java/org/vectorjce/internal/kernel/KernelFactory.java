@@ -31,7 +31,7 @@ public interface KernelFactory {
      * Whether the kernel's block function makes no secret-indexed memory access and no
      * secret-dependent branch, once C2 has compiled it, when created for the constant-time policy
      * (short calls then padded into a vector batch instead of going to a table fallback). Key
-     * set-up is not covered: see the README's "Constant time".
+     * set-up is not covered: see docs/constant-time.md.
      */
     default boolean constantTime() {
         return false;

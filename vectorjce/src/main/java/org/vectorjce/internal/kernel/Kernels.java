@@ -51,19 +51,22 @@ public final class Kernels {
 
     private static final class TwofishList {
         static final List<KernelFactory> ALL = sorted(
-                // ~3.5x the 2-way scalar kernel where it runs (AVX-512 VBMI).
+                // 2.7-3.1x the 2-way scalar kernel in CTR where it runs (AVX-512 VBMI;
+                // bench/results/2026-12-01-0050-twofish-kernels-by-width.txt).
                 new VectorFactory("twofish-vec512-16way", "Twofish", 400, true),
-                // The faster of the two scalar kernels gets the higher priority. Measured on the
-                // 2-core build machine (JDK 25, 64 KiB ECB buffers in place, 256-bit key): one
-                // block at a time ~200 MB/s, two interleaved ~280 MB/s, in both directions.
+                // The faster of the two scalar kernels gets the higher priority: two blocks
+                // interleaved beat one at a time (1.1-1.3x in CTR under -XX:UseAVX=2,
+                // bench/results/2026-12-01-0050-twofish-kernels-by-width.txt).
                 new BaseFactory("twofish-table-2way", "Twofish", 110, false),
-                // Below twofish-table-2way: measured here it only matches the 2-way scalar kernel
-                // (~0.97x under -XX:UseAVX=2), and in a JVM that has run much other vector code C2
-                // may leave its gathers boxed (see its class comment and the README).
+                // Below twofish-table-2way: it only matches the 2-way scalar kernel (0.84-1.07x
+                // under -XX:UseAVX=2, bench/results/2026-12-01-0137-twofish-8way-after-split.txt),
+                // and in a JVM that has run much other vector code C2 may leave its gathers boxed
+                // (see its class comment).
                 new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
                 // Constant-time (nibble-sliced q permutations, register shuffles) for 256- and
-                // 128-bit machines: 0.66-0.96x twofish-table-2way measured under -XX:UseAVX=2, so
-                // below it; what the constant-time policy gets where the 16-way kernel cannot run.
+                // 128-bit machines: 0.6-0.93x twofish-table-2way under -XX:UseAVX=2
+                // (bench/results/2026-12-01-0215-twofish-vec128-ct-final.txt), so below it; what
+                // the constant-time policy gets where the 16-way kernel cannot run.
                 new VectorFactory("twofish-vec128-ct", "Twofish", 104, true),
                 new BaseFactory("twofish-table", "Twofish", 100, false));
     }
@@ -76,7 +79,7 @@ public final class Kernels {
 
     private static List<KernelFactory> sorted(KernelFactory... fs) {
         // Insertion sort by falling priority: no lambda or method reference here, whose
-        // bootstrap cost ~4 ms of a fresh JVM's first operation.
+        // bootstrap adds milliseconds to a fresh JVM's first operation.
         KernelFactory[] a = fs.clone();
         for (int i = 1; i < a.length; i++) {
             for (int j = i; j > 0 && a[j - 1].priority() < a[j].priority(); j--) {
@@ -256,8 +259,8 @@ public final class Kernels {
      * The kernel for a key that only ever encrypts one block per message: XTS's tweak key K2
      * (E(K2, i) once per data unit). The Twofish vector kernels run calls that short on their
      * {@code twofish-table-2way} fallback anyway, so K2 gets that kernel directly and no vector
-     * tables are built for it (Twofish-XTS re-key ~6 µs → ~4 µs here, and 5 KiB of native memory
-     * and 4 KiB of heap less per cipher). Every other kernel keys K2 itself.
+     * tables are built for it (a shorter Twofish-XTS re-key, and 5 KiB of native memory and 4 KiB
+     * of heap less per cipher). Every other kernel keys K2 itself.
      */
     public static KernelFactory forSingleBlocks(KernelFactory f) {
         if (f.underConstantTimePolicy()) {
@@ -328,10 +331,10 @@ public final class Kernels {
 
     /**
      * Logs the choice and every decline reason once per algorithm at {@code CONFIG}, from a daemon
-     * thread: initialising {@code java.util.logging} took ~10 ms of a fresh JVM's first operation
-     * here (a third of VectorJCE's extra cold-start cost over SunJCE), and describing the declined
-     * kernels would load the vector classes an AES program on {@code aes-jdk} never needs. Both now
-     * happen on another thread, and the description only when {@code CONFIG} is loggable.
+     * thread: initialising {@code java.util.logging} is a large part of VectorJCE's extra
+     * cold-start cost over SunJCE, and describing the declined kernels would load the vector
+     * classes an AES program on {@code aes-jdk} never needs. So both happen on another thread, and the description only
+     * when {@code CONFIG} is loggable.
      */
     private static final class ChoiceLog implements Runnable {
         private final String algorithm;

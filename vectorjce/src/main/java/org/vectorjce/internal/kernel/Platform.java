@@ -58,7 +58,7 @@ public final class Platform {
      * neither it nor the environment's option variables ({@code JAVA_TOOL_OPTIONS},
      * {@code JDK_JAVA_OPTIONS}, {@code _JAVA_OPTIONS}) mention them, and no argument file or flags
      * file could hide them. Then the answer needs no {@code HotSpotDiagnosticMXBean}, whose
-     * loading was ~9 ms of a fresh JVM's first AES operation here; otherwise callers read the
+     * loading adds milliseconds to a fresh JVM's first AES operation; otherwise callers read the
      * flags through it, exactly.
      */
     static boolean flagsAtDefaults(String cmdline, java.util.Map<String, String> env, String... words) {
@@ -142,8 +142,8 @@ public final class Platform {
      * On x86, why C2 cannot give 16-lane byte shuffles ({@code pshufb}) to the Vector API here, or
      * null when it can (and on other architectures). It needs SSE4.1 and {@code UseSSE=4}, the
      * default on such CPUs; with {@code -XX:UseSSE=3} or less, {@code ByteVector.selectFrom} on
-     * 128-bit vectors is not intrinsified and every vector is boxed (measured here: 0 MB/s and
-     * 85 MB allocated per 8 KiB call of {@code twofish-vec128-ct}).
+     * 128-bit vectors is not intrinsified and every vector is boxed: a kernel such as
+     * {@code twofish-vec128-ct} then allocates on every operation and all but stops.
      */
     public static String byteShuffleUnavailable() {
         String arch = System.getProperty("os.arch", "");
@@ -188,8 +188,8 @@ public final class Platform {
 
     /**
      * A CPU feature as the operating system reports it, decided once per JVM: kernel selection asks
-     * at every key set-up, and reading and splitting /proc/cpuinfo took ~35 µs a call (issue 11:
-     * Twofish-XTS per sector ran at 13 MB/s). {@code known} is false where the OS gives no list
+     * at every key set-up, and reading and splitting /proc/cpuinfo each time would cost more than
+     * encrypting the sector the key is set up for. {@code known} is false where the OS gives no list
      * (Windows, other systems); the caller then decides another way and says so.
      */
     public record Feature(boolean present, boolean known, String source) {

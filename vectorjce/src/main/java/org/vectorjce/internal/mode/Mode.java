@@ -15,7 +15,7 @@ import org.vectorjce.internal.kernel.Kernels;
  */
 public abstract class Mode {
     static final int BLOCK = BlockKernel.BLOCK;
-    /** Blocks per internal chunk: 16 KiB of scratch, which stays in L1 (32 KiB here) next to the data. */
+    /** Blocks per internal chunk: 16 KiB of scratch, which stays in a 32 KiB L1 next to the data. */
     static final int CHUNK_BLOCKS = 1024;
 
     final BlockKernel kernel;
@@ -119,6 +119,9 @@ public abstract class Mode {
         process(in, inOff, out, outOff, len);
     }
 
+    /** The IV of one message in the default {@link #processUnits}. */
+    private final byte[] unitIv = new byte[BLOCK];
+
     /**
      * {@code count} independent messages of {@code unitLen} bytes each (disk sectors: whole
      * blocks), message {@code i} with the IV at {@code ivs[16 i ..]}: as {@link #start} and
@@ -126,8 +129,6 @@ public abstract class Mode {
      * to run the whole request on their bulk path: all first tweaks at once, one kernel call per
      * chunk of messages. Leaves the mode in an unspecified state: the caller starts it again.
      */
-    private final byte[] unitIv = new byte[BLOCK];
-
     public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
         byte[] iv = unitIv;
         for (int i = 0; i < count; i++) {

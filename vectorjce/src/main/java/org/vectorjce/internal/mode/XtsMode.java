@@ -80,10 +80,8 @@ public final class XtsMode extends TweakedMode {
     @Override
     public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
         // Linux xts.c shape: tweak XOR, one multi-block ECB call, tweak XOR. The first pass
-        // generates the tweaks (in vector lanes) and saves them; the second reads them back.
-        // Measured here against generating them again in the second pass (alternating jars,
-        // `speed --alg AES --mode XTS`): AES-256-XTS 8 KiB ~8.1 -> ~8.4-8.6 GiB/s, 1 MiB ~8.3-8.4
-        // -> ~8.3-9.4, 4 KiB per-sector init + doFinal 595-615 -> 510-531 ns.
+        // generates the tweaks (in vector lanes) and saves them; the second reads them back,
+        // which is faster than generating them again, most of all for one sector per init.
         ModeArithmetic ops = ops();
         byte[] work = this.work = scratch(this.work, len);
         byte[] tw = savedTweaks = scratch(savedTweaks, len);

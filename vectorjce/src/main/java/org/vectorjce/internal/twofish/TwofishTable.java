@@ -53,7 +53,7 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
      * (as Linux {@code twofish-x86_64-3way} does with three), so the table loads of one block
      * overlap the adds and rotations of the other. Two, not three: two blocks already need 8 state
      * words, 4 g results and the table and subkey bases, about all of x86-64's 16 general
-     * registers, and a probe with three blocks ran slower than two (spills).
+     * registers, and three blocks run slower than two (spills).
      */
     public static TwofishTable twoWay(byte[] key) {
         return new TwoWay("twofish-table-2way", key);
@@ -170,8 +170,8 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
         }
         // §4.3.3 with the MDS multiply of §4.2 folded in: byte lane j of sboxes(x·ρ, S), its last
         // q-permutation and MDS column j as one static table (MQ0..MQ3), one lane at a time with
-        // the key bytes hoisted. ~4 loads per entry where sboxes + mdsColumn took ~30; the key
-        // set-up went from ~5 µs to ~1.7 µs here (Bouncy Castle's is ~8 µs).
+        // the key bytes hoisted: ~4 loads per entry where sboxes + mdsColumn take ~30, and these
+        // tables are most of a key set-up's work.
         int l2 = n >= 3 ? s[2] : 0, l3 = n == 4 ? s[3] : 0, a = s[1], b = s[0];
         lane(t0, MQ0, Q1, Q1, Q0, Q0, n, l3, l2, a, b, 0);
         lane(t1, MQ1, Q0, Q1, Q1, Q0, n, l3, l2, a, b, 8);
@@ -270,8 +270,8 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
 
     /**
      * Column {@code col} of the RS matrix times v, rows as the bytes of a little-endian word: 8
-     * lookups per 8 key bytes instead of 32 bit-serial multiplications (~1 µs of a 256-bit key's
-     * set-up here).
+     * lookups per 8 key bytes instead of 32 bit-serial multiplications, which would be a large part
+     * of a key set-up.
      */
     private static final int[][] RS_COLUMN = new int[8][256];
 

@@ -95,7 +95,7 @@ final class AesVec256 extends BlockKernel {
         }
         // Tail: whole vectors, then a last block through a whole scratch vector: AVX2 has no
         // byte-masked loads and stores, and C2 boxes masked ByteVector accesses there (a CBC
-        // encryption, one block per call, allocated 5.7 KB per 512 bytes and ran ~10x slower).
+        // encryption, one block per call, would allocate on every block and run far slower).
         for (; i < len; i += VLEN) {
             if (len - i >= VLEN) {
                 encryptVector(in, inOff + i, out, outOff + i);
@@ -117,7 +117,7 @@ final class AesVec256 extends BlockKernel {
         }
         // Tail: whole vectors, then a last block through a whole scratch vector: AVX2 has no
         // byte-masked loads and stores, and C2 boxes masked ByteVector accesses there (a CBC
-        // encryption, one block per call, allocated 5.7 KB per 512 bytes and ran ~10x slower).
+        // encryption, one block per call, would allocate on every block and run far slower).
         for (; i < len; i += VLEN) {
             if (len - i >= VLEN) {
                 decryptVector(in, inOff + i, out, outOff + i);

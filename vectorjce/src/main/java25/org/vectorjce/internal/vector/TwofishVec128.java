@@ -43,15 +43,13 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * beyond SSE2. The output planes are zipped back to words the same way, and the round (§4.1) runs
  * lanewise.
  *
- * <p>Measured on the 2-core Zen 4 build machine, 8 KiB, against {@code twofish-table-2way} in the
- * same minutes, under -XX:UseAVX=2: 0.90-0.96x with 128-bit keys and 0.70-0.78x with 256-bit keys
- * with one kernel busy for 1.5 s (alternating JVMs); 0.85-0.89x and 0.66-0.73x in {@code speed},
- * which switches key sizes and modes within a JVM (README). Its work memory is one heap
- * {@code byte[]}: the first version kept it in a native segment, as {@link TwofishVec512} does,
- * and ran 130-160 MB/s instead of ~215, the segment's per-access checks costing as much as the
- * 16-byte operations.
- * Processing two groups per call (four planes share each table load) took it from ~107 to ~130
- * at the time, sharing the MDS coefficients from ~130 to ~160.
+ * <p>Speed against {@code twofish-table-2way}, 8 KiB in {@code speed} under -XX:UseAVX=2:
+ * 0.79-0.93x with 128-bit keys and 0.60-0.74x with 256-bit keys, whose S-boxes have two more q's
+ * (bench/results/2026-12-01-0215-twofish-vec128-ct-final.txt, with -XX:UseAVX=0 and 3 too). Its
+ * work memory is one heap {@code byte[]}, not a native segment as in {@link TwofishVec512}: with
+ * 16-byte operations the segment's per-access checks cost as much as the operations. Each call
+ * processes two groups, so four planes share each table load, and the coefficient that appears
+ * twice in an MDS column is looked up once for both its rows.
  *
  * <p><b>Free of secret-indexed memory access</b> on its vector path: tables are loaded whole from
  * fixed addresses and looked up by register shuffles, and there is no data-dependent branch. Calls
@@ -221,8 +219,8 @@ public final class TwofishVec128 extends TwofishBatchKernel {
     /**
      * The key-independent tables for keys of {@code n} 64-bit words (index n - 2): START, every
      * q's middle tables and the last q's MDS tables, with zeros where the key's boundary tables
-     * go. A key set-up copies one and writes only the boundaries: ~2.5 µs less per new key than
-     * computing them every time (the GF products alone are ~3,000 operations).
+     * go. A key set-up copies one and writes only the boundaries instead of computing them every
+     * time (the GF products alone are ~3,000 operations).
      */
     private static final byte[][] TEMPLATES = {template(2), template(3), template(4)};
 

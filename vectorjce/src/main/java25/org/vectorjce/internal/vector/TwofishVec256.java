@@ -28,20 +28,19 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * gathers from.
  *
  * <p>Each F function is its own method ({@code half}), the state words passing through
- * {@link #words}: with a whole round pair per loop iteration of one method the kernel was
- * allocation-free only in a JVM where no other vector code had run; after any other vector kernel
- * (e.g. {@code aes-vec256-2lane}) C2 left its gathers and lanewise operations boxed, 20 KB per
- * 64-block call. Split, it allocates nothing in either case, at ~10 % less speed than the old
- * shape alone (2026-12-01, -XX:UseAVX=2: 222-227 MB/s against 248-254, 8 KiB ECB, 128-bit key).
+ * {@link #words}: with a whole round pair per loop iteration of one method, C2 leaves the gathers
+ * and lanewise operations boxed (allocating on every call) once any other vector kernel, e.g.
+ * {@code aes-vec256-2lane}, has run in the JVM. Split, it allocates nothing in either case, at a
+ * small cost in speed.
  *
- * <p>Speed is bounded by the gathers: 128 eight-lane gathers per 8 blocks. Measured on the 2-core
- * AMD EPYC (AVX-512) build machine, 64 KiB in place, 256-bit key: ~240-270 MB/s, with or without
- * {@code -XX:UseAVX=2}, against ~190-200 for {@code twofish-table} and ~245-280 for
- * {@code twofish-table-2way} — here a vpgatherdd of 8 lanes costs ~8 cycles, so this layout only
- * matches the interleaved scalar code; CPUs with faster gathers gain more. Turning off the Vector
- * API's index bounds check ({@code -Djdk.incubator.vector.VECTOR_ACCESS_OOB_CHECK=0}) changed
- * nothing, and 16 blocks in flight (two independent 8-lane chains) ran no faster while making the
- * batch method too large for C1 (see {@link TwofishVec512} on why that matters).
+ * <p>Speed is bounded by the gathers: 128 eight-lane gathers per 8 blocks. On the build machine's
+ * Zen 4 an 8-lane vpgatherdd costs about as much as the eight loads it replaces, so this layout
+ * only matches the interleaved scalar {@code twofish-table-2way} (0.84-1.07x under
+ * {@code -XX:UseAVX=2}, bench/results/2026-12-01-0137-twofish-8way-after-split.txt); CPUs with
+ * faster gathers gain more. Turning off the Vector API's index bounds check
+ * ({@code -Djdk.incubator.vector.VECTOR_ACCESS_OOB_CHECK=0}) does not help, and 16 blocks in flight
+ * (two independent 8-lane chains) run no faster while making the batch method too large for C1
+ * (see {@link TwofishVec512} on why that matters).
  */
 public final class TwofishVec256 extends BlockKernel {
     /** Registry name. */
@@ -54,10 +53,10 @@ public final class TwofishVec256 extends BlockKernel {
     private static final int WAY = 8;
 
     /**
-     * Below this many blocks the scalar 2-way kernel does the whole call. Measured here (warmed,
-     * one call at a time): one 8-block vector batch ~0.52-0.54 µs, 8 blocks of
-     * {@code twofish-table-2way} ~0.52-0.55 µs, so the vector path starts at one full batch and a
-     * tail of under 8 blocks stays scalar (padding it to a batch would cost a full batch).
+     * Below this many blocks the scalar 2-way kernel does the whole call. One 8-block vector batch
+     * takes about as long as 8 blocks of {@code twofish-table-2way}, so the vector path starts at
+     * one full batch and a tail of under 8 blocks stays scalar (padding it to a batch would cost a
+     * full batch).
      */
     private static final int MIN_BLOCKS = WAY;
 
@@ -195,11 +194,11 @@ public final class TwofishVec256 extends BlockKernel {
     }
 
     /*
-     * Half a round pair, one F function (§4.1), as its own method: the whole round loop in one
-     * method ran allocation-free only in a JVM where no other vector code had run; once other
-     * kernels had profiled the Vector API's shared code, C2 ran out of its inlining budget in it
-     * and left gathers and lanewise operations to their boxing Java fallbacks (20 KB per 64-block
-     * call). No vector crosses the call: the state words live in {@link #words}.
+     * Half a round pair, one F function (§4.1), as its own method: with the whole round loop in
+     * one method, once other kernels have profiled the Vector API's shared code, C2 runs out of
+     * its inlining budget in it and leaves gathers and lanewise operations to their boxing Java
+     * fallbacks, allocating on every call. No vector crosses the call: the state words live in
+     * {@link #words}.
      *
      * a = g0(x_p), b = g1(x_q) (g1(x) = g0(ROL(x, 8)), the rotation folded into which byte feeds
      * which table), F0 = a + b, F1 = a + 2b; word ror = ROR(ror ^ (F + kRor), 1), word rol =

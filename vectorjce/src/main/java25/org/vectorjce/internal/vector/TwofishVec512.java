@@ -40,23 +40,23 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * <p>Needs single-instruction byte permutes (AVX-512 VBMI): without them {@code selectFrom} on
  * bytes is emulated and far slower, so the factory declines.
  *
- * <p>Measured on the 2-core AMD EPYC (AVX-512 VBMI) build machine, 64 KiB in place, 256-bit key,
- * 3 s warm-up and 3 s timing: ~0.9-1.0 GB/s in both directions (~0.65 when the other core was
- * busy), against ~190-200 MB/s for {@code twofish-table}, ~245-280 for {@code twofish-table-2way}
- * and ~240-270 for {@code twofish-vec256-8way}.
+ * <p>Speed: 2.7-3.1x {@code twofish-table-2way} in CTR and 1.6-3.1x in XTS, 8 KiB messages on the
+ * build machine's AVX-512 VBMI (bench/results/2026-12-01-0050-twofish-kernels-by-width.txt).
  *
- * <p>Code shape, from what the issue's probes and this kernel's own first versions ran into:
+ * <p>Code shape, from what C1 and C2 do with Vector API code:
  * <ul>
  *   <li>No method takes or returns a vector: a helper that C2 does not inline boxes every vector
  *       crossing its boundary. Steps hand vectors on through {@code mem}.</li>
- *   <li>No method is large. A first version, two rounds written out straight in the batch loop
- *       (3.3 KB of bytecode), ran ~1.2-1.35 GB/s once C2 had it, but C1 gives up on a method that
- *       size ("out of virtual registers in LIR generator"), and a method that C1 compiled at tier 2
- *       but cannot compile at tier 3 stays at tier 2 and never reaches C2: seen here at ~1-3 MB/s
- *       after a minute, allocating ~0.4 MB per call. So a round is three calls ({@code sboxes01},
+ *   <li>No method is large. Two rounds written out straight in the batch loop (3.3 KB of
+ *       bytecode) are faster once C2 has them, but C1 gives up on a method that size ("out of
+ *       virtual registers in LIR generator"), and a method that C1 compiled at tier 2 but cannot
+ *       compile at tier 3 stays at tier 2 and never reaches C2: it runs boxed, allocating on every
+ *       call, far below scalar speed. So a round is three calls ({@code sboxes01},
  *       {@code sboxes23}, {@code pht} with {@code planes}), each small enough for C1's tier 3,
- *       and the whole kernel reaches C2 within ~1 s of calls. The price: ~0.9-1.0 GB/s instead of
- *       ~1.3. C2 does not fuse the steps back (they exceed its inlining limits); it need not.</li>
+ *       and the whole kernel reaches C2 soon after its first calls, at some speed against the
+ *       straight-line shape. C2 does not fuse the steps back (they exceed its inlining limits);
+ *       it need not. bench/results/2026-12-01-0115-twofish-16way-experiments.md has other shapes
+ *       tried and why none was kept.</li>
  * </ul>
  */
 public final class TwofishVec512 extends TwofishBatchKernel {
@@ -76,9 +76,9 @@ public final class TwofishVec512 extends TwofishBatchKernel {
 
     /**
      * A tail of at least this many blocks (fewer than {@link #WAY}) is run as one padded vector
-     * batch through a scratch buffer; shorter tails, and calls, go to the scalar fallback. Measured
-     * here (warmed, one call at a time): a padded 32-block batch takes ~0.6-0.85 µs whatever the
-     * tail's length, {@code twofish-table-2way} ~75 ns a block, so they cross at ~10-12 blocks.
+     * batch through a scratch buffer; shorter tails, and calls, go to the scalar fallback. A padded
+     * 32-block batch takes the same time whatever the tail's length, about as long as this many
+     * blocks on {@code twofish-table-2way}.
      */
     static final int PAD_MIN_BLOCKS = 11;
 
@@ -166,8 +166,9 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      * Working memory: one native segment, 64-byte aligned so that no 64-byte vector access
      * straddles two cache lines (Java arrays give no alignment: their data starts 16 bytes into the
      * object). Every state and plane vector here is stored by one step and loaded by the next,
-     * and the 48 table vectors are loaded every round. Measured: tables in a heap byte[] ~0.7
-     * GB/s against ~0.95 aligned; state and planes in heap arrays ~15% slower than aligned.
+     * and the 48 table vectors are loaded every round. In a heap byte[] the kernel is no faster
+     * and varies with where the GC placed the array (item 1 of
+     * bench/results/2026-12-01-0115-twofish-16way-experiments.md).
      *
      *   TABLES  table (j, c) = c·s_j(x), x = 0..255, at 256 * (3j + c); c = 0, 1, 2 for 01, 5B, EF
      *   slot    state: words x0..x3 of group a at X0..X3 (16 lanes each, lane p = block p of the
@@ -186,8 +187,8 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     private final MemorySegment slots = mem.asSlice(SLOT0);
     /**
      * {@code padAll} under the constant-time policy: every call and tail shorter than a batch is
-     * padded into one (~0.6-0.85 µs per batch here, against ~75 ns a block on the table
-     * fallback), so no block ever reaches the fallback's table lookups.
+     * padded into one (a whole batch's time, even for one block), so no block ever reaches the
+     * fallback's table lookups.
      */
     TwofishVec512(byte[] key, boolean padAll) {
         super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
@@ -240,8 +241,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      * The batch loops run up to SLOTS independent batches side by side, one step of each in turn:
      * a round's steps form one dependency chain through all 32 blocks of a batch, so a second
      * batch gives the core independent work while the first waits on permute and store-to-load
-     * latencies. Measured gain small (~0.93-0.99 GB/s against ~0.85-0.96 with one slot); four
-     * slots were no better than two.
+     * latencies. The gain is small; four slots are no better than two.
      */
 
     /** Encrypts {@code batches} × 32 blocks. */

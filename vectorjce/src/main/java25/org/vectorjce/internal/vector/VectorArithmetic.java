@@ -12,7 +12,7 @@ import org.vectorjce.internal.mode.ModeArithmetic;
  * The modes' arithmetic in block lanes, on the preferred vector width: XOR passes a vector at a
  * time, and the XTS tweak XOR pass with the tweaks generated in registers as independent chains — 4 vectors of {@code L} tweaks each
  * ({@code L} = 4 per 512-bit vector, 2 per 256-bit), every step multiplying all of them by
- * α^(4L) at once. A probe here found the tweak work, not the cipher, limiting fast ciphers; four
+ * α^(4L) at once. With a fast cipher the tweak work, not the cipher, sets the speed; four
  * chains keep the shift/reduce latency of one chain hidden. LRW tweaks come in groups of 4
  * vectors from per-key constants (see {@link #lrwXor}); CTR counters stay on the scalar code of
  * the base class (two stores per block).
@@ -52,8 +52,8 @@ public final class VectorArithmetic extends ModeArithmetic {
     @Override
     public void xor(byte[] a, int aOff, byte[] b, int bOff, byte[] dst, int dOff, int len) {
         // Loops here are counted (int index from 0 to a bound, one step) so C2 hoists the
-        // per-access bounds checks out of them: measured 2x faster on an L1-resident chunk than
-        // "i + VLEN <= len" with several induction variables.
+        // per-access bounds checks out of them, which "i + VLEN <= len" with several induction
+        // variables defeats (it is then much slower on an L1-resident chunk).
         int bound = BS.loopBound(len);
         int i = 0;
         for (; i < bound; i += VLEN) {
@@ -68,8 +68,8 @@ public final class VectorArithmetic extends ModeArithmetic {
 
     /**
      * Tweak arithmetic, written out inline below (C2 does not inline a helper this size at every
-     * call site, and a vector crossing a call is boxed — measured 2.6 GB/s instead of 8 for
-     * AES-XTS): v·x^s mod x^128+x^7+x^2+x+1 in every 128-bit lane (tweaks are little-endian, low
+     * call site, and a vector crossing a call is boxed, which would cost AES-XTS most of its
+     * speed): v·x^s mod x^128+x^7+x^2+x+1 in every 128-bit lane (tweaks are little-endian, low
      * half in the even lane) shifts both halves, carries the low half's top bits into the high
      * half, and folds the high half's top s bits c back into the low half as c·(x^7+x^2+x+1),
      * which stays below 2^(s+7). c = (x >>> 1) >>> (63 − s), which is x >>> (64 − s) and also

@@ -15,7 +15,7 @@ public final class VectorSupport {
     private VectorSupport() {
     }
 
-    /** {@code IntVector.SPECIES_PREFERRED} in bits: 512 here, 256 under {@code -XX:UseAVX=2}. */
+    /** {@code IntVector.SPECIES_PREFERRED} in bits: on x86 512 with {@code UseAVX=3}, 256 with 2. */
     public static int preferredBits() {
         return IntVector.SPECIES_PREFERRED.vectorBitSize();
     }
