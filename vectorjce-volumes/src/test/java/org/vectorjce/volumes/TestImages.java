@@ -1,0 +1,222 @@
+package org.vectorjce.volumes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.tukaani.xz.XZInputStream;
+
+/** Test helpers: cryptsetup's images from testvectors/, external tools, a FAT check, LUKS2 editing. */
+public final class TestImages {
+    private TestImages() {
+    }
+
+    public static Path folder() {
+        String p = System.getProperty("vectorjce.testvectors");
+        Path dir = p != null ? Path.of(p) : Path.of("../testvectors");
+        return dir.resolve("cryptsetup-images");
+    }
+
+    /** {@code name}.xz from testvectors/cryptsetup-images, unpacked into {@code dir}. */
+    public static Path unxz(String name, Path dir) throws IOException {
+        Path out = dir.resolve(name.replaceAll("\\.xz$", "").replaceAll("^(evil_hdr-.*)$", "$1.img"));
+        try (InputStream in = new XZInputStream(Files.newInputStream(folder().resolve(name)))) {
+            Files.copy(in, out);
+        }
+        return out;
+    }
+
+    /** A .tar.xz from testvectors/cryptsetup-images unpacked into {@code dir} (ustar, regular files only). */
+    public static List<Path> untarXz(String name, Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (InputStream in = new XZInputStream(Files.newInputStream(folder().resolve(name)))) {
+            byte[] h = new byte[512];
+            while (in.readNBytes(h, 0, 512) == 512) {
+                if (h[0] == 0) {
+                    break;
+                }
+                String n = cstring(h, 0, 100);
+                String prefix = cstring(h, 345, 155);
+                if (!prefix.isEmpty()) {
+                    n = prefix + "/" + n;
+                }
+                long size = Long.parseLong(cstring(h, 124, 12).trim(), 8);
+                byte type = h[156];
+                long padded = (size + 511) / 512 * 512;
+                if (type == '0' || type == 0) {
+                    Path out = dir.resolve(n).normalize();
+                    assertTrue(out.startsWith(dir), n);
+                    Files.createDirectories(out.getParent());
+                    try (var o = Files.newOutputStream(out)) {
+                        long left = size;
+                        byte[] buf = new byte[1 << 16];
+                        while (left > 0) {
+                            int r = in.read(buf, 0, (int) Math.min(buf.length, left));
+                            if (r < 0) {
+                                throw new IOException("short tar");
+                            }
+                            o.write(buf, 0, r);
+                            left -= r;
+                        }
+                    }
+                    in.skipNBytes(padded - size);
+                    files.add(out);
+                } else {
+                    in.skipNBytes(padded);
+                }
+            }
+        }
+        return files;
+    }
+
+    private static String cstring(byte[] b, int off, int len) {
+        int end = off;
+        while (end < off + len && b[end] != 0) {
+            end++;
+        }
+        return new String(b, off, end - off, StandardCharsets.US_ASCII);
+    }
+
+    /** Whether the program {@code name} is on the PATH. */
+    public static boolean have(String name) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
+                return true;
+            }
+        }
+        for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin")) {
+            if (Files.isExecutable(Path.of(d, name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static void assumeTool(String name) {
+        assumeTrue(have(name), name + " is not installed: test skipped");
+    }
+
+    /** The result of a program run. */
+    public record Run(int rc, String out, String err) {
+    }
+
+    /** Runs {@code cmd} with {@code stdin}; fails the test on a time-out. */
+    public static Run run(byte[] stdin, String... cmd) throws IOException, InterruptedException {
+        List<String> c = new ArrayList<>(Arrays.asList(cmd));
+        if (!c.get(0).contains("/")) {
+            for (String d : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
+                if (Files.isExecutable(Path.of(d, c.get(0)))) {
+                    c.set(0, d + "/" + c.get(0));
+                    break;
+                }
+            }
+        }
+        ProcessBuilder pb = new ProcessBuilder(c);
+        pb.environment().put("LANG", "C");
+        pb.environment().put("LC_ALL", "C");
+        Process p = pb.start();
+        try (var o = p.getOutputStream()) {
+            if (stdin != null) {
+                o.write(stdin);
+            }
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        Thread t1 = new Thread(() -> copy(p.getInputStream(), out));
+        Thread t2 = new Thread(() -> copy(p.getErrorStream(), err));
+        t1.start();
+        t2.start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("timed out: " + c);
+        }
+        t1.join();
+        t2.join();
+        return new Run(p.exitValue(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out) {
+        try {
+            in.transferTo(out);
+        } catch (IOException e) {
+            // the process went away
+        }
+    }
+
+    /** Runs {@code cmd} and asserts exit status 0. */
+    public static Run ok(byte[] stdin, String... cmd) throws IOException, InterruptedException {
+        Run r = run(stdin, cmd);
+        assertEquals(0, r.rc(), () -> String.join(" ", cmd) + ": " + r.err() + r.out());
+        return r;
+    }
+
+    /**
+     * The FAT volume serial of a boot sector, after checking it is one: the 0x55AA signature, a
+     * sane bytes-per-sector, and the extended boot signature 0x29 at 0x26 (FAT12/16, serial at 0x27)
+     * or 0x42 (FAT32, serial at 0x43). Returns e.g. {@code DEAD-BABE}.
+     */
+    public static String fatSerial(byte[] boot) {
+        assertEquals(0x55, boot[510] & 0xff, "boot sector signature");
+        assertEquals(0xAA, boot[511] & 0xff, "boot sector signature");
+        int bps = (boot[11] & 0xff) | (boot[12] & 0xff) << 8;
+        assertTrue(bps == 512 || bps == 1024 || bps == 2048 || bps == 4096, "bytes per sector " + bps);
+        int off;
+        int rootEntries = (boot[17] & 0xff) | (boot[18] & 0xff) << 8;
+        if (rootEntries == 0 && (boot[0x42] & 0xff) == 0x29) {
+            off = 0x43; // FAT32
+        } else {
+            assertEquals(0x29, boot[0x26] & 0xff, "extended boot signature");
+            off = 0x27;
+        }
+        return String.format("%02X%02X-%02X%02X", boot[off + 3] & 0xff, boot[off + 2] & 0xff, boot[off + 1] & 0xff,
+                boot[off] & 0xff);
+    }
+
+    /**
+     * Rewrites the JSON of both LUKS2 header copies in {@code image} with {@code json} (zero-padded;
+     * it must fit) and recomputes their SHA-256 checksums, as a forged-but-consistent header.
+     */
+    public static void rewriteLuks2Json(Path image, String json) throws Exception {
+        byte[] img = Files.readAllBytes(image);
+        long hdrSize = java.nio.ByteBuffer.wrap(img).getLong(8);
+        for (long at : new long[] {0, hdrSize}) {
+            int a = (int) at;
+            byte[] j = json.getBytes(StandardCharsets.UTF_8);
+            assertTrue(j.length < hdrSize - 4096, "JSON fits");
+            Arrays.fill(img, a + 4096, (int) (a + hdrSize), (byte) 0);
+            System.arraycopy(j, 0, img, a + 4096, j.length);
+            resum(img, a, (int) hdrSize);
+        }
+        Files.write(image, img);
+    }
+
+    /** Recomputes the SHA-256 checksum of the LUKS2 header copy at {@code at}. */
+    public static void resum(byte[] img, int at, int hdrSize) throws Exception {
+        Arrays.fill(img, at + 448, at + 512, (byte) 0);
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        md.update(img, at, hdrSize);
+        System.arraycopy(md.digest(), 0, img, at + 448, 32);
+    }
+
+    /** The JSON text of the primary LUKS2 header in {@code image}. */
+    public static String luks2Json(Path image) throws IOException {
+        byte[] img = Files.readAllBytes(image);
+        long hdrSize = java.nio.ByteBuffer.wrap(img).getLong(8);
+        int end = 4096;
+        while (end < hdrSize && img[end] != 0) {
+            end++;
+        }
+        return new String(img, 4096, end - 4096, StandardCharsets.UTF_8);
+    }
+}
