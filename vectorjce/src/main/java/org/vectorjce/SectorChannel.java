@@ -76,6 +76,7 @@ public final class SectorChannel implements SeekableByteChannel {
     /**
      * Opens the plaintext view of {@code image}.
      *
+     * @param image         the encrypted image, read and written in place; {@link #close()} closes it
      * @param cipherSpec    cryptsetup's cipher specification, e.g. {@code aes-xts-plain64}
      * @param key           the whole key in the mode's layout (XTS: K1 ‖ K2; LRW: key ‖ 16-byte
      *                      tweak key), RAW-encoded; its algorithm name is not checked
@@ -83,10 +84,11 @@ public final class SectorChannel implements SeekableByteChannel {
      * @param firstSector   the sector number of the image's first sector, in units of
      *                      {@code sectorSize} (unsigned)
      * @param ivLargeSectors dm-crypt's {@code iv_large_sectors}
+     * @return the channel, at position 0
      * @throws IOException if the image's size is not a whole number of sectors, or it cannot be read
-     * @throws GeneralSecurityException for an unknown cipher specification ({@code
-     *     InvalidAlgorithmParameterException}), or a key the mode does not take ({@code
-     *     InvalidKeyException})
+     * @throws GeneralSecurityException for an unknown cipher specification, an IV generator the mode
+     *     does not take or another sector size ({@code InvalidAlgorithmParameterException}), or a
+     *     key the mode does not take ({@code InvalidKeyException})
      */
     public static SectorChannel open(SeekableByteChannel image, String cipherSpec, SecretKey key, int sectorSize,
             long firstSector, boolean ivLargeSectors) throws IOException, GeneralSecurityException {

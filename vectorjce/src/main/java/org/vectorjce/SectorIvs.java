@@ -13,7 +13,12 @@ public final class SectorIvs {
     private SectorIvs() {
     }
 
-    /** The dm-crypt {@code plain64} tweak of {@code sector} (unsigned 64-bit), as an IV. */
+    /**
+     * The dm-crypt {@code plain64} tweak of {@code sector}, as an IV.
+     *
+     * @param sector the sector number, unsigned 64-bit
+     * @return a new 16-byte IV: {@code sector} little-endian in the first 8 bytes, zeros after
+     */
     public static IvParameterSpec plain64(long sector) {
         byte[] t = new byte[16];
         for (int i = 0; i < 8; i++) {

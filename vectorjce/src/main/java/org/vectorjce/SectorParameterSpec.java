@@ -44,12 +44,29 @@ public final class SectorParameterSpec implements AlgorithmParameterSpec {
     private final int sectorSize;
     private final boolean ivLargeSectors;
 
-    /** dm-crypt's default IV counting: the IV sector number is in 512-byte units. */
+    /**
+     * A spec with dm-crypt's default IV counting: the IV sector number is in 512-byte units.
+     *
+     * @param ivGenerator the dm-crypt IV generator's name, e.g. {@code plain64}
+     * @param firstSector the first sector of each message, in units of {@code sectorSize} (unsigned)
+     * @param sectorSize bytes per sector: 512, 1024, 2048 or 4096 ({@code init} checks it)
+     * @throws NullPointerException if {@code ivGenerator} is null
+     */
     public SectorParameterSpec(String ivGenerator, long firstSector, int sectorSize) {
         this(ivGenerator, firstSector, sectorSize, false);
     }
 
-    /** With {@code ivLargeSectors}, the IV sector number counts units of {@code sectorSize} (dm-crypt's {@code iv_large_sectors}). */
+    /**
+     * A spec whose IV sector number counts units of {@code sectorSize} when {@code ivLargeSectors}
+     * (dm-crypt's {@code iv_large_sectors}).
+     *
+     * @param ivGenerator the dm-crypt IV generator's name, e.g. {@code plain64}
+     * @param firstSector the first sector of each message, in units of {@code sectorSize} (unsigned)
+     * @param sectorSize bytes per sector: 512, 1024, 2048 or 4096 ({@code init} checks it)
+     * @param ivLargeSectors whether the IV sector number counts sectors of {@code sectorSize}
+     *     rather than 512 bytes
+     * @throws NullPointerException if {@code ivGenerator} is null
+     */
     public SectorParameterSpec(String ivGenerator, long firstSector, int sectorSize, boolean ivLargeSectors) {
         this.ivGenerator = Objects.requireNonNull(ivGenerator, "ivGenerator");
         this.firstSector = firstSector;
@@ -57,22 +74,38 @@ public final class SectorParameterSpec implements AlgorithmParameterSpec {
         this.ivLargeSectors = ivLargeSectors;
     }
 
-    /** The dm-crypt IV generator's name, e.g. {@code plain64}. */
+    /**
+     * The dm-crypt IV generator's name.
+     *
+     * @return the name, e.g. {@code plain64}
+     */
     public String getIvGenerator() {
         return ivGenerator;
     }
 
-    /** The first sector of each message, in units of {@link #getSectorSize()} (unsigned). */
+    /**
+     * The first sector of each message.
+     *
+     * @return the sector number, in units of {@link #getSectorSize()} (unsigned)
+     */
     public long getFirstSector() {
         return firstSector;
     }
 
-    /** Bytes per sector: 512, 1024, 2048 or 4096. */
+    /**
+     * Bytes per sector.
+     *
+     * @return the sector size as given to the constructor (a cipher takes 512, 1024, 2048 or 4096)
+     */
     public int getSectorSize() {
         return sectorSize;
     }
 
-    /** Whether the IV sector number counts sectors of {@link #getSectorSize()} rather than 512 bytes. */
+    /**
+     * Whether the IV sector number counts sectors of {@link #getSectorSize()} rather than 512 bytes.
+     *
+     * @return dm-crypt's {@code iv_large_sectors}
+     */
     public boolean isIvLargeSectors() {
         return ivLargeSectors;
     }

@@ -17,7 +17,12 @@ public final class VectorJce {
     private VectorJce() {
     }
 
-    /** The system property that forces a kernel for {@code algorithm} ("AES" or "Twofish"). */
+    /**
+     * The system property that forces a kernel for {@code algorithm}.
+     *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @return the property's name, {@code vectorjce.kernel.aes} or {@code vectorjce.kernel.twofish}
+     */
     public static String kernelProperty(String algorithm) {
         return Kernels.propertyFor(algorithm);
     }
@@ -25,6 +30,8 @@ public final class VectorJce {
     /**
      * The kernel a key of {@code algorithm} gets if set up now (honouring the forcing property).
      *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @return the kernel's name, e.g. {@code twofish-vec512-16way}
      * @throws IllegalArgumentException if the property names an unknown or unavailable kernel
      */
     public static String kernelFor(String algorithm) {
@@ -36,6 +43,10 @@ public final class VectorJce {
      * {@code constantTime} (the system property {@code vectorjce.constantTime=true} or a provider
      * configured with {@code constantTime=true}).
      *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param constantTime whether the constant-time policy is on; {@code false} gives
+     *     {@link #kernelFor(String)}
+     * @return the kernel's name
      * @throws IllegalArgumentException if no constant-time kernel runs here (the message says why),
      *     or the forcing property names one that is not constant-time
      */
@@ -43,7 +54,11 @@ public final class VectorJce {
         return Kernels.select(algorithm, constantTime).name();
     }
 
-    /** Whether the system property {@code vectorjce.constantTime} turns the constant-time policy on. */
+    /**
+     * Whether the system property {@code vectorjce.constantTime} turns the constant-time policy on.
+     *
+     * @return {@code true} when the property's value is {@code true}, ignoring case
+     */
     public static boolean constantTimeByProperty() {
         return Kernels.constantTimeByProperty();
     }
@@ -51,12 +66,22 @@ public final class VectorJce {
     /**
      * Kernels of {@code algorithm} whose block function is constant-time and that run here (what
      * the constant-time policy admits), best first.
+     *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @return the kernels' names; empty when none runs on this JVM
      */
     public static List<String> constantTimeKernels(String algorithm) {
         return Kernels.constantTimeNames(algorithm);
     }
 
-    /** Whether the kernel {@code name} of {@code algorithm} is one the constant-time policy admits. */
+    /**
+     * Whether the kernel {@code name} of {@code algorithm} is one the constant-time policy admits,
+     * whether or not it runs on this JVM.
+     *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param name a kernel name, e.g. {@code twofish-vec128-ct}
+     * @return {@code true} for a registered constant-time kernel; {@code false} for any other name
+     */
     public static boolean isConstantTime(String algorithm, String name) {
         for (KernelFactory f : Kernels.all(algorithm)) {
             if (f.name().equals(name)) {
@@ -66,12 +91,24 @@ public final class VectorJce {
         return false;
     }
 
-    /** Kernels of {@code algorithm} that can run on this JVM, best first. */
+    /**
+     * Kernels of {@code algorithm} that can run on this JVM, best first.
+     *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @return the kernels' names
+     */
     public static List<String> availableKernels(String algorithm) {
         return Kernels.availableNames(algorithm);
     }
 
-    /** Every registered kernel of {@code algorithm}, best first, with {@code null} or the reason it declines. */
+    /**
+     * Every registered kernel of {@code algorithm}, best first, with {@code null} or the reason it
+     * declines.
+     *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @return kernel name to {@code null} (it runs on this JVM) or the reason it does not, in
+     *     priority order
+     */
     public static Map<String, String> kernelStatus(String algorithm) {
         Map<String, String> m = new LinkedHashMap<>();
         for (KernelFactory f : Kernels.all(algorithm)) {
@@ -80,7 +117,13 @@ public final class VectorJce {
         return m;
     }
 
-    /** Whether {@code jdk.incubator.vector} is in this JVM's boot layer, and if its kernels loaded. */
+    /**
+     * Whether {@code jdk.incubator.vector} is in this JVM's boot layer, and if its kernels loaded.
+     *
+     * @return {@code "present"} when the vector kernels can be used, else {@code "absent: "},
+     *     {@code "present, not used: "} or {@code "present, but its kernels failed to load: "}
+     *     followed by the reason
+     */
     public static String vectorModuleStatus() {
         return Kernels.vectorModuleStatus();
     }

@@ -27,6 +27,10 @@ public final class VectorJceProvider extends Provider {
     /** Whether this instance enforces the constant-time policy (see {@link #configure}). */
     private final boolean constantTime;
 
+    /**
+     * The provider with the constant-time policy off (unless the system property
+     * {@code vectorjce.constantTime=true} turns it on); {@link #configure} gives one with it on.
+     */
     public VectorJceProvider() {
         this(false);
     }
@@ -71,6 +75,9 @@ public final class VectorJceProvider extends Provider {
      * the reason where no such kernel runs. The system property {@code vectorjce.constantTime=true}
      * turns it on for every instance.
      *
+     * @param configArg {@code constantTime=true} or {@code constantTime=false} (case and spaces
+     *     ignored); {@code null} or empty for the default, the policy off
+     * @return a new provider instance so configured; this one is unchanged
      * @throws java.security.InvalidParameterException for any other argument
      */
     @Override
@@ -92,7 +99,12 @@ public final class VectorJceProvider extends Provider {
         return true;
     }
 
-    /** Whether this instance enforces the constant-time policy (from {@link #configure}). */
+    /**
+     * Whether this instance enforces the constant-time policy (from {@link #configure}).
+     *
+     * @return {@code true} for an instance configured with {@code constantTime=true}; the system
+     *     property {@code vectorjce.constantTime} is not reflected here
+     */
     public boolean isConstantTime() {
         return constantTime;
     }
