@@ -94,7 +94,7 @@ public final class SectorChannel implements SeekableByteChannel {
             long firstSector, boolean ivLargeSectors) throws IOException, GeneralSecurityException {
         String[] c = parse(cipherSpec);
         long size = image.size();
-        if (size % sectorSize != 0 && sectorSize > 0) {
+        if (sectorSize > 0 && size % sectorSize != 0) {
             throw new IOException("The image is " + size + " bytes: not a whole number of " + sectorSize
                     + "-byte sectors");
         }
