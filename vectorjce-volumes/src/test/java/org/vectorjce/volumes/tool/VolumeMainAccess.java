@@ -1,0 +1,24 @@
+package org.vectorjce.volumes.tool;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs {@link VolumeMain} in-process with captured standard streams and no console. */
+public final class VolumeMainAccess {
+    private VolumeMainAccess() {
+    }
+
+    public record Result(int rc, String out, String err) {
+    }
+
+    public static Result run(String stdin, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        VolumeMain m = new VolumeMain(new ByteArrayInputStream(stdin == null ? new byte[0]
+                : stdin.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), null);
+        int rc = m.run(args);
+        return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}
