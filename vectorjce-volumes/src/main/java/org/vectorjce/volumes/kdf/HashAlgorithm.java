@@ -8,6 +8,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import org.bouncycastle.crypto.Digest;
+import org.bouncycastle.crypto.digests.Blake2sDigest;
+import org.bouncycastle.crypto.digests.GOST3411_2012_512Digest;
 import org.bouncycastle.crypto.digests.RIPEMD160Digest;
 import org.bouncycastle.crypto.digests.WhirlpoolDigest;
 import org.bouncycastle.crypto.macs.HMac;
@@ -18,8 +20,9 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
 /**
  * The hashes LUKS names in its headers ({@code hashSpec}, {@code af.hash}, {@code kdf.hash},
  * digest {@code hash}), by cryptsetup's (libgcrypt's and the kernel's) lower-case names. SHA-1 and
- * SHA-2 come from the JDK (its HMAC is intrinsic-accelerated); RIPEMD-160 and Whirlpool from Bouncy
- * Castle's lightweight API.
+ * SHA-2 come from the JDK (its HMAC is intrinsic-accelerated); RIPEMD-160, Whirlpool, BLAKE2s-256
+ * and Streebog-512 (GOST R 34.11-2012; the last two are VeraCrypt PRFs) from Bouncy Castle's
+ * lightweight API.
  */
 public enum HashAlgorithm {
     SHA1("sha1", "SHA-1", 20),
@@ -28,7 +31,9 @@ public enum HashAlgorithm {
     SHA384("sha384", "SHA-384", 48),
     SHA512("sha512", "SHA-512", 64),
     RIPEMD160("ripemd160", null, 20),
-    WHIRLPOOL("whirlpool", null, 64);
+    WHIRLPOOL("whirlpool", null, 64),
+    BLAKE2S_256("blake2s-256", null, 32),
+    STREEBOG512("stribog512", null, 64);
 
     private final String luksName;
     private final String jdkName;
@@ -49,7 +54,8 @@ public enum HashAlgorithm {
             }
         }
         throw new UnsupportedVolumeException("Hash '" + name
-                + "' is not supported (sha1, sha224, sha256, sha384, sha512, ripemd160, whirlpool)");
+                + "' is not supported (sha1, sha224, sha256, sha384, sha512, ripemd160, whirlpool, blake2s-256,"
+                + " stribog512)");
     }
 
     /** The name LUKS headers and cryptsetup use. */
@@ -78,7 +84,7 @@ public enum HashAlgorithm {
                 @Override public int length() { return length; }
             };
         }
-        Digest d = this == RIPEMD160 ? new RIPEMD160Digest() : new WhirlpoolDigest();
+        Digest d = bcDigest();
         return new HashFunction() {
             @Override public void update(byte[] b, int off, int len) { d.update(b, off, len); }
             @Override public void doFinal(byte[] out, int off) { d.doFinal(out, off); }
@@ -111,12 +117,23 @@ public enum HashAlgorithm {
                 throw new IllegalStateException("The JDK lacks Hmac" + jdkName, e);
             }
         }
-        HMac mac = new HMac(this == RIPEMD160 ? new RIPEMD160Digest() : new WhirlpoolDigest());
+        HMac mac = new HMac(bcDigest());
         mac.init(new KeyParameter(key));
         return new Prf() {
             @Override public void update(byte[] b, int off, int len) { mac.update(b, off, len); }
             @Override public void doFinal(byte[] out, int off) { mac.doFinal(out, off); }
             @Override public int length() { return length; }
+        };
+    }
+
+    /** Bouncy Castle's digest for a hash the JDK lacks (HMAC takes each one's block size from it). */
+    private Digest bcDigest() {
+        return switch (this) {
+            case RIPEMD160 -> new RIPEMD160Digest();
+            case WHIRLPOOL -> new WhirlpoolDigest();
+            case BLAKE2S_256 -> new Blake2sDigest(256);
+            case STREEBOG512 -> new GOST3411_2012_512Digest();
+            default -> throw new IllegalStateException(luksName + " is a JDK hash");
         };
     }
 

@@ -61,7 +61,10 @@ final class SectorCipher {
             default -> throw new UnsupportedVolumeException("Cipher '" + name + "' (in " + spec
                     + ") is not supported: aes or twofish");
         };
-        if (chainMode.equals("ecb")) {
+        // dm-crypt ignores the IV generator of a cipher without IVs ("Selected cipher does not
+        // support IVs", crypt_ctr_ivmode), and QEMU writes ecb-plain64 for its ecb volumes.
+        if (chainMode.equals("ecb") || chainMode.startsWith("ecb-") && Set.of("plain", "plain64", "plain64be",
+                "null", "essiv:sha256", "benbi").contains(chainMode.substring(4))) {
             return new SectorCipher(spec, alg, "ECB", null);
         }
         int dash = chainMode.indexOf('-');

@@ -1,0 +1,255 @@
+package org.vectorjce.volumes.tcrypt;
+
+import java.security.GeneralSecurityException;
+import java.security.Provider;
+import java.util.Arrays;
+
+import javax.crypto.Cipher;
+
+import org.bouncycastle.crypto.BlockCipher;
+import org.bouncycastle.crypto.engines.BlowfishEngine;
+import org.bouncycastle.crypto.engines.CAST5Engine;
+import org.bouncycastle.crypto.engines.CamelliaEngine;
+import org.bouncycastle.crypto.engines.DESedeEngine;
+import org.bouncycastle.crypto.engines.GOST3412_2015Engine;
+import org.bouncycastle.crypto.engines.SerpentEngine;
+import org.bouncycastle.crypto.params.KeyParameter;
+
+import org.vectorjce.VectorJceProvider;
+
+/**
+ * Decrypts the 448 encrypted bytes of a TrueCrypt/VeraCrypt header with one {@link Chain}, as
+ * {@code TCRYPT_decrypt_hdr} does: XTS as one data unit numbered 0, LRW from block index 1, the
+ * pre-4.0 CBC modes with their whitening. The chain runs from its last cipher to its first.
+ *
+ * <p>This is 28 blocks per trial, so the modes are written here over single blocks; AES and
+ * Twofish are the provider's (its ECB). The ciphers the provider lacks (Serpent, Camellia,
+ * Kuznyechik, Blowfish, CAST5, 3DES) come from Bouncy Castle's engines <em>only here</em>: with them
+ * the header of a volume that uses one opens, so the volume is refused naming its real chain rather
+ * than by a guess from a failed trial. Their payload is never read.
+ */
+final class HeaderCipher {
+    static final Provider PROVIDER = new VectorJceProvider();
+    static final int LEN = 448;
+
+    private HeaderCipher() {
+    }
+
+    /** One block cipher, encrypting or decrypting in place. */
+    private interface Block {
+        int size();
+
+        void encrypt(byte[] b, int off) throws GeneralSecurityException;
+
+        void decrypt(byte[] b, int off) throws GeneralSecurityException;
+    }
+
+    private static Block block(String name, byte[] key, int off, int len) throws GeneralSecurityException {
+        byte[] k = Arrays.copyOfRange(key, off, off + len);
+        try {
+            switch (name) {
+                case "aes", "twofish" -> {
+                    String alg = name.equals("aes") ? "AES" : "Twofish";
+                    TcKey sk = new TcKey(alg, k);
+                    Cipher e = Cipher.getInstance(alg + "/ECB/NoPadding", PROVIDER);
+                    Cipher d = Cipher.getInstance(alg + "/ECB/NoPadding", PROVIDER);
+                    try {
+                        e.init(Cipher.ENCRYPT_MODE, sk);
+                        d.init(Cipher.DECRYPT_MODE, sk);
+                    } finally {
+                        sk.destroy();
+                    }
+                    return new Block() {
+                        @Override public int size() { return 16; }
+                        @Override public void encrypt(byte[] b, int o) throws GeneralSecurityException {
+                            e.doFinal(b, o, 16, b, o);
+                        }
+                        @Override public void decrypt(byte[] b, int o) throws GeneralSecurityException {
+                            d.doFinal(b, o, 16, b, o);
+                        }
+                    };
+                }
+                default -> {
+                    boolean le = name.equals("blowfish_le");
+                    BlockCipher e = bc(name), d = bc(name);
+                    e.init(true, new KeyParameter(k));
+                    d.init(false, new KeyParameter(k));
+                    return new Block() {
+                        @Override public int size() { return e.getBlockSize(); }
+                        @Override public void encrypt(byte[] b, int o) { run(e, b, o, le); }
+                        @Override public void decrypt(byte[] b, int o) { run(d, b, o, le); }
+                    };
+                }
+            }
+        } finally {
+            Arrays.fill(k, (byte) 0);
+        }
+    }
+
+    private static BlockCipher bc(String name) throws GeneralSecurityException {
+        return switch (name) {
+            case "serpent" -> new SerpentEngine();
+            case "camellia" -> new CamelliaEngine();
+            case "kuznyechik" -> new GOST3412_2015Engine();
+            case "blowfish_le" -> new BlowfishEngine();
+            case "cast5" -> new CAST5Engine();
+            case "des3_ede" -> new DESedeEngine();
+            default -> throw new GeneralSecurityException("no cipher " + name);
+        };
+    }
+
+    /** TrueCrypt's Blowfish reads its two 32-bit halves little-endian: swap them around the engine's. */
+    private static void run(BlockCipher c, byte[] b, int o, boolean le) {
+        if (le) {
+            swab(b, o);
+            swab(b, o + 4);
+        }
+        c.processBlock(b, o, b, o);
+        if (le) {
+            swab(b, o);
+            swab(b, o + 4);
+        }
+    }
+
+    private static void swab(byte[] b, int o) {
+        byte t = b[o];
+        b[o] = b[o + 3];
+        b[o + 3] = t;
+        t = b[o + 1];
+        b[o + 1] = b[o + 2];
+        b[o + 2] = t;
+    }
+
+    /**
+     * Decrypts {@code buf} ({@link #LEN} bytes) in place with {@code chain} keyed from the header
+     * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes).
+     */
+    static void decrypt(Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
+        int n = chain.parts().size();
+        switch (chain.mode()) {
+            case XTS -> {
+                for (int i = n - 1; i >= 0; i--) {
+                    Chain.Part p = chain.parts().get(i);
+                    xts(block(p.cipher(), key, p.keyOffset(), 32), block(p.cipher(), key, p.ivOffset(), 32), buf);
+                }
+            }
+            case LRW -> {
+                for (int i = n - 1; i >= 0; i--) {
+                    Chain.Part p = chain.parts().get(i);
+                    lrw(block(p.cipher(), key, p.keyOffset(), p.keySize() - 16), Arrays.copyOfRange(key, 0, 16), buf);
+                }
+            }
+            case CBC_TCW, CBC_TCRYPT -> {
+                for (int i = n - 1; i >= 0; i--) {
+                    Chain.Part p = chain.parts().get(i);
+                    whiten(buf, key);
+                    Block b = block(p.cipher(), key, p.keyOffset(), p.keySize());
+                    cbc(new Block[] {b}, Arrays.copyOfRange(key, p.ivOffset(), p.ivOffset() + b.size()), buf);
+                }
+            }
+            case CBCI_TCRYPT -> {
+                whiten(buf, key);
+                Block[] bs = new Block[n];
+                for (int i = 0; i < n; i++) {
+                    Chain.Part p = chain.parts().get(i);
+                    bs[i] = block(p.cipher(), key, p.keyOffset(), p.keySize());
+                }
+                Chain.Part first = chain.parts().get(0);
+                cbc(bs, Arrays.copyOfRange(key, first.ivOffset(), first.ivOffset() + bs[0].size()), buf);
+            }
+        }
+    }
+
+    /** IEEE 1619 XTS decryption of one data unit numbered 0 (whole blocks). */
+    private static void xts(Block data, Block tweak, byte[] buf) throws GeneralSecurityException {
+        byte[] t = new byte[16];
+        tweak.encrypt(t, 0);
+        for (int off = 0; off < buf.length; off += 16) {
+            xor(buf, off, t);
+            data.decrypt(buf, off);
+            xor(buf, off, t);
+            // t × α in GF(2^128), little-endian (IEEE 1619 section 5.2)
+            int carry = 0;
+            for (int j = 0; j < 16; j++) {
+                int v = t[j] & 0xff;
+                t[j] = (byte) ((v << 1) | carry);
+                carry = v >>> 7;
+            }
+            if (carry != 0) {
+                t[0] ^= (byte) 0x87;
+            }
+        }
+        Arrays.fill(t, (byte) 0);
+    }
+
+    /**
+     * LRW decryption (Linux {@code lrw()}, TrueCrypt 4.x): block i (from 1) is
+     * D(C ⊕ T) ⊕ T with T = K2 ⊗ i in GF(2^128), the 128-bit values big-endian (x^127 the top bit of
+     * byte 0), reduced by x^128 + x^7 + x^2 + x + 1.
+     */
+    private static void lrw(Block data, byte[] k2, byte[] buf) throws GeneralSecurityException {
+        byte[] t = new byte[16];
+        for (int off = 0, index = 1; off < buf.length; off += 16, index++) {
+            byte[] i = new byte[16];
+            for (int j = 0; j < 4; j++) {
+                i[15 - j] = (byte) (index >>> (8 * j));
+            }
+            gfMul(k2, i, t);
+            xor(buf, off, t);
+            data.decrypt(buf, off);
+            xor(buf, off, t);
+        }
+        Arrays.fill(t, (byte) 0);
+        Arrays.fill(k2, (byte) 0);
+    }
+
+    /** r = a ⊗ b, big-endian bit order. */
+    static void gfMul(byte[] a, byte[] b, byte[] r) {
+        Arrays.fill(r, (byte) 0);
+        for (int bit = 0; bit < 128; bit++) {
+            // r = r·x
+            int carry = (r[0] & 0x80) != 0 ? 1 : 0;
+            for (int j = 0; j < 15; j++) {
+                r[j] = (byte) ((r[j] << 1) | ((r[j + 1] & 0xff) >>> 7));
+            }
+            r[15] = (byte) (r[15] << 1);
+            if (carry != 0) {
+                r[15] ^= (byte) 0x87;
+            }
+            if ((b[bit >>> 3] & (0x80 >>> (bit & 7))) != 0) {
+                xor(r, 0, a);
+            }
+        }
+    }
+
+    /** CBC decryption with a chain inside (one cipher: plain CBC); the last cipher of {@code bs} runs first. */
+    private static void cbc(Block[] bs, byte[] iv, byte[] buf) throws GeneralSecurityException {
+        int size = bs[0].size();
+        byte[] old = new byte[size];
+        for (int off = 0; off < buf.length; off += size) {
+            System.arraycopy(buf, off, old, 0, size);
+            for (int i = bs.length - 1; i >= 0; i--) {
+                bs[i].decrypt(buf, off);
+            }
+            for (int j = 0; j < size; j++) {
+                buf[off + j] ^= iv[j];
+            }
+            System.arraycopy(old, 0, iv, 0, size);
+        }
+        Arrays.fill(old, (byte) 0);
+        Arrays.fill(iv, (byte) 0);
+    }
+
+    /** TrueCrypt's whitening: the 8 bytes at 8 of the key, repeated, XORed over the header. */
+    private static void whiten(byte[] buf, byte[] key) {
+        for (int j = 0; j < buf.length; j++) {
+            buf[j] ^= key[8 + (j % 8)];
+        }
+    }
+
+    private static void xor(byte[] b, int off, byte[] t) {
+        for (int j = 0; j < 16; j++) {
+            b[off + j] ^= t[j];
+        }
+    }
+}
