@@ -17,11 +17,11 @@ import org.junit.jupiter.api.BeforeAll;
  *
  * <p>A fuzzing session (coverage-guided, bounded in time; one JVM, one core), from the project root:
  * <pre>
- * JAZZER_FUZZ=1 mvn test-compile surefire:test@default-test -Dtest=CipherFuzzTest -Djazzer.max_duration=10m
+ * JAZZER_FUZZ=1 ./mvnw -pl vectorjce test-compile surefire:test@default-test -Dtest=CipherFuzzTest -Djazzer.max_duration=10m
  * </pre>
  * {@code JAZZER_FUZZ} is Jazzer's own switch (unset in CI, so the build only replays the corpus);
  * without {@code jazzer.max_duration} a session stops after the annotation's 5 minutes. New
- * interesting inputs go to {@code .cifuzz-corpus/} in the project root (not committed); a finding
+ * interesting inputs go to {@code vectorjce/.cifuzz-corpus/} (not committed); a finding
  * is written to the inputs directory above as {@code crash-<sha1>}, fails the session, and from
  * then on runs in every build. The committed corpus (the seeds of every session) is a
  * coverage-minimised set of about 140 inputs from some two million executions; to extend it, copy
