@@ -11,6 +11,7 @@ import java.util.Set;
 
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.kdf.Argon2;
 
 /**
  * The LUKS2 JSON metadata, validated as a whole against the specification ("LUKS2 On-Disk Format
@@ -263,6 +264,7 @@ final class Luks2Metadata {
                 parsed = new Kdf(kt, null, 0, number(kdf, "time", w + ".kdf", 1, 0xFFFF_FFFFL),
                         number(kdf, "memory", w + ".kdf", 1, 0xFFFF_FFFFL),
                         number(kdf, "cpus", w + ".kdf", 1, 0xFFFF_FFFFL), salt);
+                Argon2.checkParameters("LUKS2 metadata: " + w + ".kdf", parsed.time(), parsed.memory(), parsed.cpus());
             }
             // shown by info, refused when the slot is tried (as cryptsetup's luksDump shows it)
             default -> parsed = new Kdf(kt, null, 0, 0, 0, 0, salt);

@@ -176,7 +176,11 @@ public final class LuksVolume implements Closeable {
         if (Luks1Header.isLuks(first, 1)) {
             return new Luks1Layout(Luks1Header.read(header, data), header, data);
         }
-        if (Luks2Header.isLuks2(first) || (first.length == 8 && !Luks1Header.isLuks(first, 0) && header.size >= 16384)) {
+        if (first.length == 8 && Arrays.equals(first, 0, 6, Luks1Header.MAGIC, 0, 6) && !Luks2Header.isLuks2(first)) {
+            throw new org.vectorjce.volumes.UnsupportedVolumeException("LUKS version " + ((first[6] & 0xff) << 8
+                    | (first[7] & 0xff)) + " is not supported (1 or 2)");
+        }
+        if (Luks2Header.isLuks2(first) || header.size >= 16384) {
             // A primary with a bad magic may still have a good secondary: LUKS2 looks for it.
             Luks2Header h;
             try {
@@ -189,10 +193,6 @@ public final class LuksVolume implements Closeable {
             }
             Luks2Metadata m = Luks2Metadata.parse(h, header.size, data.size, header != data);
             return new Luks2Layout(h, m, header, data);
-        }
-        if (first.length == 8 && Arrays.equals(first, 0, 6, Luks1Header.MAGIC, 0, 6)) {
-            throw new org.vectorjce.volumes.UnsupportedVolumeException("LUKS version " + ((first[6] & 0xff) << 8
-                    | (first[7] & 0xff)) + " is not supported (1 or 2)");
         }
         throw new CorruptHeaderException(header.name + " is not a LUKS volume (no LUKS magic)");
     }

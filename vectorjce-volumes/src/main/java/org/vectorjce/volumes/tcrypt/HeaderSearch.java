@@ -1,0 +1,204 @@
+package org.vectorjce.volumes.tcrypt;
+
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.kdf.Argon2;
+import org.vectorjce.volumes.kdf.Pbkdf2;
+
+/**
+ * Walks the (KDF row × cipher chain) table for one 512-byte header sector, as cryptsetup's
+ * {@code TCRYPT_init_hdr} does, but on all cores: each KDF row derives its header key once and
+ * every chain is tried on it, and the first header that decrypts (magic and both CRC32s) wins and
+ * cancels the rest.
+ *
+ * <p>The unit of work is one PBKDF2 block (PBKDF2's output blocks are independent, RFC 8018
+ * section 5.2), not one row: a chain is tried as soon as the blocks holding the key bytes it
+ * reads are there, and an AES-only XTS chain reads 64 of the 192 bytes a row can give (one
+ * SHA-512 block, two SHA-256 blocks), so the cheapest trials of every row run first and a hinted
+ * open spreads its row's blocks over the cores. Blocks are queued by their offset in the key,
+ * then by the table's row order; Argon2id (one indivisible derivation, hundreds of MiB) runs last.
+ */
+final class HeaderSearch {
+    /** What opened: the row, the chain and the decrypted header. */
+    record Match(Kdf kdf, long iterations, long[] argon2Cost, Chain chain, TcryptHeader header) {
+    }
+
+    private final byte[] salt;
+    private final byte[] encrypted; // the 448 bytes after the salt
+    private final byte[] password;
+    private final boolean veracryptModes;
+    private final CompletableFuture<Match> result = new CompletableFuture<>();
+    private final AtomicReference<VolumeException> failure = new AtomicReference<>();
+
+    private HeaderSearch(byte[] sector, byte[] password, boolean veracryptModes) {
+        this.salt = Arrays.copyOfRange(sector, 0, 64);
+        this.encrypted = Arrays.copyOfRange(sector, 64, 512);
+        this.password = password;
+        this.veracryptModes = veracryptModes;
+    }
+
+    /** One KDF row's header key, filled block by block. */
+    private final class Row {
+        final Kdf kdf;
+        final int pim;
+        final List<Chain> chains;  // by bytes needed, ascending
+        final boolean[] tried;
+        final int blockLen;
+        final byte[][] blocks;
+        boolean closed;
+
+        Row(Kdf kdf, int pim, List<Chain> chains) {
+            this.kdf = kdf;
+            this.pim = pim;
+            this.chains = chains;
+            this.tried = new boolean[chains.size()];
+            int need = chains.stream().mapToInt(Chain::keyBytesNeeded).max().orElse(0);
+            this.blockLen = kdf.argon2() ? Kdf.KEY_LENGTH : kdf.hash().length();
+            this.blocks = new byte[(need + blockLen - 1) / blockLen][];
+        }
+
+        /** Stores a block and tries every chain whose key bytes are now all there. */
+        synchronized void arrived(int index, byte[] b) {
+            if (closed || result.isDone()) {
+                Arrays.fill(b, (byte) 0);
+                return;
+            }
+            blocks[index] = b;
+            int have = 0;
+            while (have < blocks.length && blocks[have] != null) {
+                have++;
+            }
+            byte[] key = new byte[have * blockLen];
+            for (int i = 0; i < have; i++) {
+                System.arraycopy(blocks[i], 0, key, i * blockLen, blockLen);
+            }
+            byte[] buf = new byte[HeaderCipher.LEN];
+            try {
+                for (int c = 0; c < chains.size() && !result.isDone(); c++) {
+                    Chain ch = chains.get(c);
+                    if (tried[c] || ch.keyBytesNeeded() > key.length) {
+                        continue;
+                    }
+                    tried[c] = true;
+                    System.arraycopy(encrypted, 0, buf, 0, buf.length);
+                    try {
+                        HeaderCipher.decrypt(ch, key, buf);
+                    } catch (GeneralSecurityException e) {
+                        continue; // a cipher that would not key: this chain cannot be it
+                    }
+                    TcryptHeader h = TcryptHeader.parse(buf, veracryptModes);
+                    if (h != null) {
+                        long it = kdf.argon2() ? 0 : kdf.iterations(pim);
+                        if (!result.complete(new Match(kdf, it, kdf.argon2() ? kdf.argon2Cost(pim) : null, ch, h))) {
+                            h.wipe();
+                        }
+                    }
+                }
+            } finally {
+                Arrays.fill(key, (byte) 0);
+                Arrays.fill(buf, (byte) 0);
+            }
+        }
+
+        synchronized void close() {
+            closed = true;
+            for (byte[] b : blocks) {
+                if (b != null) {
+                    Arrays.fill(b, (byte) 0);
+                }
+            }
+        }
+    }
+
+    /**
+     * The first (row, chain) that opens {@code sector} with {@code password} (the passphrase or
+     * keyfile pool bytes), or null when none does.
+     *
+     * @throws VolumeException when no header opened and a row could not be tried (Argon2id's
+     *     memory does not fit the heap); its message says which and why
+     */
+    static Match search(byte[] sector, byte[] password, List<Kdf> kdfs, int pim, List<Chain> chains,
+            boolean veracryptModes, int threads) throws VolumeException, InterruptedException {
+        HeaderSearch s = new HeaderSearch(sector, password, veracryptModes);
+        List<Chain> sorted = new ArrayList<>(chains);
+        sorted.sort(Comparator.comparingInt(Chain::keyBytesNeeded)); // stable: table order within a size
+        List<Row> rows = new ArrayList<>();
+        record Task(Row row, int block, int order, int rowIndex) {
+        }
+        List<Task> tasks = new ArrayList<>();
+        for (Kdf k : kdfs) {
+            Row r = s.new Row(k, pim, sorted);
+            rows.add(r);
+            for (int b = 0; b < r.blocks.length; b++) {
+                tasks.add(new Task(r, b, k.argon2() ? Integer.MAX_VALUE : b * r.blockLen, rows.size() - 1));
+            }
+        }
+        tasks.sort(Comparator.comparingInt(Task::order).thenComparingInt(Task::rowIndex));
+        if (tasks.isEmpty()) {
+            return null;
+        }
+        int n = Math.max(1, Math.min(threads, tasks.size()));
+        AtomicInteger left = new AtomicInteger(tasks.size());
+        ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r, "tcrypt-kdf");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            for (Task t : tasks) {
+                pool.execute(() -> {
+                    try {
+                        if (!s.result.isDone()) {
+                            t.row.arrived(t.block, s.derive(t.row, t.block));
+                        }
+                    } catch (CancellationException e) {
+                        // another trial opened the header
+                    } catch (VolumeException e) {
+                        s.failure.compareAndSet(null, e);
+                    } catch (RuntimeException e) {
+                        s.failure.compareAndSet(null, new VolumeException(t.row.kdf + " failed: " + e, e));
+                    } finally {
+                        if (left.decrementAndGet() == 0) {
+                            s.result.complete(null);
+                        }
+                    }
+                });
+            }
+            Match m = s.result.get();
+            if (m == null && s.failure.get() != null) {
+                throw new VolumeException("No header opened with the KDF rows that could be tried; "
+                        + s.failure.get().getMessage(), s.failure.get());
+            }
+            return m;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow(); // interrupts running PBKDF2 blocks; Argon2 runs to its end in its daemon thread
+            for (Row r : rows) {
+                r.close();
+            }
+        }
+    }
+
+    private byte[] derive(Row row, int block) throws VolumeException {
+        Kdf k = row.kdf;
+        if (k.argon2()) {
+            long[] cost = k.argon2Cost(row.pim);
+            return Argon2.derive("VeraCrypt Argon2id (time " + cost[0] + ", " + cost[1] / 1024 + " MiB)",
+                    Argon2.Type.ARGON2ID, password, salt, cost[0], cost[1], 1, Kdf.KEY_LENGTH);
+        }
+        return Pbkdf2.block(k.hash(), password, salt, k.iterations(row.pim), block + 1);
+    }
+}

@@ -1,0 +1,52 @@
+package org.vectorjce.volumes.tcrypt;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/**
+ * TrueCrypt's keyfile pool, as VeraCrypt's {@code src/Common/Keyfiles.c} and cryptsetup's
+ * {@code TCRYPT_pool_keyfile} compute it: for each keyfile (its first 1 MiB), a CRC-32 register
+ * runs over its bytes (starting at 0xFFFFFFFF, no final inversion) and after each byte its four
+ * bytes, most significant first, are added (mod 256) into the pool at a cursor that wraps at the
+ * pool's length; then the passphrase's bytes are added to the pool's first bytes. The pool —
+ * 64 bytes, or VeraCrypt's 128 when the passphrase is longer than 64 — is then the PBKDF's
+ * password, whole. Without keyfiles the password is the passphrase itself. Sums commute, so the
+ * keyfiles' order does not matter.
+ */
+final class KeyfilePool {
+    static final int TC_POOL = 64, VC_POOL = 128;
+
+    private KeyfilePool() {
+    }
+
+    /** The PBKDF password for {@code passphrase} and {@code keyfiles} with a {@code poolLength}-byte pool. */
+    static byte[] password(byte[] passphrase, List<byte[]> keyfiles, int poolLength) {
+        if (keyfiles.isEmpty()) {
+            return passphrase.clone();
+        }
+        byte[] pool = new byte[poolLength];
+        CRC32 crc = new CRC32();
+        for (byte[] k : keyfiles) {
+            crc.reset();
+            int j = 0;
+            for (byte b : k) {
+                crc.update(b);
+                int reg = ~(int) crc.getValue(); // the raw register: CRC32 inverts on the way out
+                pool[j++] += (byte) (reg >>> 24);
+                pool[j++] += (byte) (reg >>> 16);
+                pool[j++] += (byte) (reg >>> 8);
+                pool[j++] += (byte) reg;
+                j %= poolLength;
+            }
+        }
+        for (int i = 0; i < passphrase.length; i++) {
+            pool[i] += passphrase[i];
+        }
+        return pool;
+    }
+
+    static void wipe(byte[] b) {
+        Arrays.fill(b, (byte) 0);
+    }
+}

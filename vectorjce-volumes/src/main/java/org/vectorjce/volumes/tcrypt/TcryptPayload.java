@@ -1,0 +1,199 @@
+package org.vectorjce.volumes.tcrypt;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.SeekableByteChannel;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+
+import javax.crypto.Cipher;
+
+import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.volumes.UnsupportedVolumeException;
+
+/**
+ * The plaintext of a TrueCrypt/VeraCrypt volume, read-only: bytes {@code [offset, offset + size)}
+ * of the image in 512-byte data units, decrypted by the chain's ciphers from the last to the first
+ * (the order dm-crypt's stacked devices take when cryptsetup maps a cascade). Each cipher is the
+ * provider's multi-sector path: {@code AES|Twofish/XTS/NoPadding} with a
+ * {@link SectorParameterSpec} {@code plain64} (data unit {@code ivOffset + i}, as
+ * {@code TCRYPT_get_iv_offset} gives it), or {@code /LRW/} with {@code benbi} for TrueCrypt 4.x.
+ * Runs of up to 1 MiB per cipher call. Writes and truncation throw
+ * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
+ * leaves the image open (the volume owns it). Not thread-safe.
+ */
+final class TcryptPayload implements SeekableByteChannel {
+    static final int UNIT = 512;
+    private static final int RUN = 1 << 20;
+
+    private final SeekableByteChannel image;
+    private final long offset, size, ivOffset;
+    private final String ivGenerator;
+    private final Cipher[] ciphers;   // the chain's order: decrypted from the last
+    private final TcKey[] keys;
+    private final int[] keyLengths;
+    private final byte[] work = new byte[RUN];
+    private long position;
+    private boolean open = true;
+
+    TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset)
+            throws UnsupportedVolumeException {
+        this.image = image;
+        this.offset = offset;
+        this.size = size;
+        this.ivOffset = ivOffset;
+        String mode = switch (chain.mode()) {
+            case XTS -> "XTS";
+            case LRW -> "LRW";
+            default -> throw new UnsupportedVolumeException("Cipher mode " + chain.mode().cryptsetupName
+                    + " has no payload reader");
+        };
+        this.ivGenerator = chain.mode() == Chain.Mode.XTS ? "plain64" : "benbi";
+        int n = chain.parts().size();
+        ciphers = new Cipher[n];
+        keys = new TcKey[n];
+        keyLengths = new int[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
+                byte[] k = chain.partKey(i, keyArea);
+                keys[i] = new TcKey(alg, k);
+                keyLengths[i] = k.length;
+                Arrays.fill(k, (byte) 0);
+                ciphers[i] = Cipher.getInstance(alg + "/" + mode + "/NoPadding", HeaderCipher.PROVIDER);
+                ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset, UNIT));
+            }
+        } catch (GeneralSecurityException e) {
+            wipe();
+            throw new UnsupportedVolumeException(chain + ": the provider refused its key or data units: "
+                    + e.getMessage());
+        }
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        if (position >= size) {
+            return dst.hasRemaining() ? -1 : 0;
+        }
+        int n = (int) Math.min(dst.remaining(), size - position);
+        int done = 0;
+        try {
+            while (done < n) {
+                long p = position + done;
+                long unit = p / UNIT;
+                int skip = (int) (p - unit * UNIT);
+                int len = (int) Math.min((long) (Math.min(n - done + skip, RUN) + UNIT - 1) / UNIT * UNIT,
+                        size - unit * UNIT);
+                readFully(offset + unit * UNIT, ByteBuffer.wrap(work, 0, len));
+                for (int i = ciphers.length - 1; i >= 0; i--) {
+                    ciphers[i].init(Cipher.DECRYPT_MODE, keys[i],
+                            new SectorParameterSpec(ivGenerator, ivOffset + unit, UNIT));
+                    ciphers[i].doFinal(work, 0, len, work, 0);
+                }
+                int take = Math.min(len - skip, n - done);
+                dst.put(work, skip, take);
+                done += take;
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
+        } finally {
+            Arrays.fill(work, (byte) 0);
+        }
+        position += n;
+        return n;
+    }
+
+    private void readFully(long at, ByteBuffer b) throws IOException {
+        if (image instanceof FileChannel fc) {
+            while (b.hasRemaining()) {
+                int r = fc.read(b, at);
+                if (r < 0) {
+                    throw new IOException("The image ended at byte " + at + ", inside the payload");
+                }
+                at += r;
+            }
+            return;
+        }
+        synchronized (image) {
+            image.position(at);
+            while (b.hasRemaining()) {
+                if (image.read(b) < 0) {
+                    throw new IOException("The image ended at byte " + image.position() + ", inside the payload");
+                }
+            }
+        }
+    }
+
+    @Override
+    public int write(ByteBuffer src) {
+        throw new NonWritableChannelException();
+    }
+
+    @Override
+    public long position() throws IOException {
+        ensureOpen();
+        return position;
+    }
+
+    @Override
+    public SeekableByteChannel position(long p) throws IOException {
+        ensureOpen();
+        if (p < 0) {
+            throw new IllegalArgumentException("Negative position " + p);
+        }
+        position = p;
+        return this;
+    }
+
+    @Override
+    public long size() throws IOException {
+        ensureOpen();
+        return size;
+    }
+
+    @Override
+    public SeekableByteChannel truncate(long s) {
+        throw new NonWritableChannelException();
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public void close() {
+        if (open) {
+            open = false;
+            wipe();
+        }
+    }
+
+    private void wipe() {
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] == null) {
+                continue;
+            }
+            if (ciphers[i] != null) {
+                try { // re-key with zeros to overwrite the schedule
+                    ciphers[i].init(Cipher.DECRYPT_MODE, new TcKey(keys[i].getAlgorithm(),
+                            new byte[keyLengths[i]]), new SectorParameterSpec(ivGenerator, 0, UNIT));
+                } catch (GeneralSecurityException e) {
+                    // the schedule goes with the cipher
+                }
+            }
+            keys[i].destroy();
+        }
+        Arrays.fill(work, (byte) 0);
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
+    }
+}

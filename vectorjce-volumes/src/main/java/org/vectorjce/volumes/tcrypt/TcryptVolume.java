@@ -1,0 +1,462 @@
+package org.vectorjce.volumes.tcrypt;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.WrongPassphraseException;
+
+/**
+ * A TrueCrypt or VeraCrypt volume opened read-only: cryptsetup's {@code --type tcrypt}
+ * ({@code tcryptDump}, {@code tcryptOpen --readonly}) in Java.
+ *
+ * <pre>
+ * try (TcryptVolume v = TcryptVolume.at(image).passphrase(pw).keyFile(kf).pim(485).open()) {
+ *     TcryptInfo info = v.info();
+ *     SeekableByteChannel plain = v.payload();
+ * }
+ * </pre>
+ *
+ * <p>The header is found where the format puts it — at byte 0 (or its backup 128 KiB before the
+ * end), a hidden volume's at 64 KiB (TrueCrypt before 6: 1536 bytes before the end; its backup 64
+ * KiB before the end), a system drive's in sector 62 — and opened by trying every KDF row and
+ * cipher chain of cryptsetup's tables ({@link Kdf}, {@link Chain}) that the hints allow, on all
+ * cores ({@link HeaderSearch}). The passphrase and the keyfiles make the password as TrueCrypt
+ * does ({@link KeyfilePool}). The payload is decrypted by the provider: AES, Twofish and their
+ * cascades, in XTS or (TrueCrypt 4.x) LRW. Every other chain is refused naming its cipher, and
+ * pre-4.0 TrueCrypt volumes (CBC) are refused as such, once their header has opened: the header
+ * tells which chain the volume uses, so nothing is guessed.
+ *
+ * <p>Errors: {@link WrongPassphraseException} when nothing opens ("no header opened with the
+ * password, keyfiles and PIM given"; a wrong password, PIM, hint or keyfile cannot be told apart),
+ * {@link UnsupportedVolumeException} for a chain or mode the provider does not have,
+ * {@link CorruptHeaderException} for an image too small for its header or a header whose payload
+ * lies outside the image, {@code IOException} for the image itself. The image is only ever read.
+ * The passphrase, pool, derived keys and volume keys are wiped after use or on {@link #close()}.
+ */
+public final class TcryptVolume implements Closeable {
+    /** Bytes of a keyfile that count (TrueCrypt and cryptsetup read the first 1 MiB). */
+    public static final int KEYFILE_MAX = 1 << 20;
+    static final long HIDDEN_OFFSET = 65536, HIDDEN_OFFSET_OLD = -1536, HIDDEN_OFFSET_BACKUP = -65536,
+            BACKUP_OFFSET = -131072, SYSTEM_OFFSET = 31744;
+
+    private final SeekableByteChannel image;
+    private final boolean ownsImage;
+    private final TcryptInfo info;
+    private final Chain chain;
+    private final byte[] keyArea;
+    private TcryptPayload payload;
+    private boolean closed;
+
+    private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea) {
+        this.image = image;
+        this.ownsImage = ownsImage;
+        this.info = info;
+        this.chain = chain;
+        this.keyArea = keyArea;
+    }
+
+    /** A builder for the image file {@code image}, opened read-only. */
+    public static Builder at(Path image) {
+        return new Builder(image, null);
+    }
+
+    /** A builder for an image the caller keeps open (and closes). */
+    public static Builder of(SeekableByteChannel image) {
+        return new Builder(null, image);
+    }
+
+    /** The header's fields, the row and chain that opened it, and the payload's place. */
+    public TcryptInfo info() {
+        return info;
+    }
+
+    /** A copy of the volume key as {@code tcryptDump --dump-volume-key} prints it; the caller wipes it. */
+    public byte[] volumeKey() {
+        ensureOpen();
+        return chain.volumeKey(keyArea);
+    }
+
+    /** The plaintext's size in bytes. */
+    public long payloadSize() {
+        return info.payloadSize();
+    }
+
+    /**
+     * The plaintext payload, read-only, from position 0 (one channel per volume: a second call
+     * returns a new one and closes the first). Closing the volume closes it.
+     */
+    public SeekableByteChannel payload() throws UnsupportedVolumeException {
+        ensureOpen();
+        if (payload != null) {
+            payload.close();
+        }
+        payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset());
+        return payload;
+    }
+
+    /** Wipes the keys, closes the payload channel, and the image if this volume opened it. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Arrays.fill(keyArea, (byte) 0);
+        if (payload != null) {
+            payload.close();
+        }
+        if (ownsImage) {
+            image.close();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("The volume is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TcryptVolume[" + info.chain() + "-" + info.mode() + ", " + info.headerKind() + "]";
+    }
+
+    /** How to open a volume: the secrets, where the header is, hints. Not thread-safe; single use. */
+    public static final class Builder {
+        private final Path path;
+        private final SeekableByteChannel channel;
+        private Path headerPath;
+        private SeekableByteChannel headerChannel;
+        private byte[] passphrase = new byte[0];
+        private final List<byte[]> keyfiles = new ArrayList<>();
+        private int pim;
+        private boolean hidden, system, backup, veracrypt = true;
+        private String hash, cipher;
+        private int threads = Runtime.getRuntime().availableProcessors();
+
+        private Builder(Path path, SeekableByteChannel channel) {
+            this.path = path;
+            this.channel = channel;
+        }
+
+        /** The password, as UTF-8 (VeraCrypt's encoding); the array is the caller's to wipe. */
+        public Builder passphrase(char[] p) {
+            ByteBuffer b = StandardCharsets.UTF_8.encode(CharBuffer.wrap(p));
+            byte[] bytes = new byte[b.remaining()];
+            b.get(bytes);
+            if (b.hasArray()) {
+                Arrays.fill(b.array(), (byte) 0);
+            }
+            Arrays.fill(passphrase, (byte) 0);
+            passphrase = bytes;
+            return this;
+        }
+
+        /** The password's bytes (copied). */
+        public Builder passphrase(byte[] p) {
+            Arrays.fill(passphrase, (byte) 0);
+            passphrase = p.clone();
+            return this;
+        }
+
+        /** Adds a keyfile (repeatable; order does not matter to the pool's sums); its first 1 MiB counts. */
+        public Builder keyFile(Path f) throws IOException {
+            try (InputStream in = Files.newInputStream(f)) {
+                keyfiles.add(in.readNBytes(KEYFILE_MAX));
+            }
+            return this;
+        }
+
+        /** VeraCrypt's PIM (1 and up; 0 means none): only VeraCrypt rows are then tried, at the PIM's cost. */
+        public Builder pim(int pim) {
+            if (pim < 0) {
+                throw new IllegalArgumentException("PIM " + pim + ": must be positive (0: none)");
+            }
+            this.pim = pim;
+            return this;
+        }
+
+        /** Opens the hidden volume's header ({@code --tcrypt-hidden}). */
+        public Builder hidden(boolean h) {
+            hidden = h;
+            return this;
+        }
+
+        /** Opens a system-encryption header in sector 62 of a drive image ({@code --tcrypt-system}). */
+        public Builder system(boolean s) {
+            system = s;
+            return this;
+        }
+
+        /** Opens the backup header instead ({@code --tcrypt-backup}). */
+        public Builder backupHeader(boolean b) {
+            backup = b;
+            return this;
+        }
+
+        /** Whether VeraCrypt headers are tried too (default yes; cryptsetup's {@code --disable-veracrypt}). */
+        public Builder veracrypt(boolean v) {
+            veracrypt = v;
+            return this;
+        }
+
+        /** Tries only KDF rows whose hash name contains {@code h} ({@code -h}; e.g. sha512, argon2id). */
+        public Builder hash(String h) {
+            hash = h == null ? null : h.toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /** Tries only chains whose name contains {@code c} ({@code -c}; e.g. aes, twofish-aes). */
+        public Builder cipher(String c) {
+            cipher = c == null ? null : c.toLowerCase(Locale.ROOT);
+            return this;
+        }
+
+        /** Reads the header from another file ({@code --header}). */
+        public Builder header(Path h) {
+            headerPath = h;
+            return this;
+        }
+
+        /** Reads the header from a channel the caller keeps open. */
+        public Builder header(SeekableByteChannel h) {
+            headerChannel = h;
+            return this;
+        }
+
+        /** Trial threads (default: the processor count). */
+        public Builder threads(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("threads " + n);
+            }
+            threads = n;
+            return this;
+        }
+
+        /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
+        public TcryptVolume open() throws IOException, VolumeException {
+            SeekableByteChannel img = channel != null ? channel : FileChannel.open(path, StandardOpenOption.READ);
+            SeekableByteChannel hdr = null;
+            boolean ok = false;
+            try {
+                hdr = headerChannel != null ? headerChannel
+                        : headerPath != null ? FileChannel.open(headerPath, StandardOpenOption.READ) : img;
+                TcryptVolume v = open(img, hdr);
+                ok = true;
+                return v;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new VolumeException("Interrupted while trying the headers");
+            } finally {
+                Arrays.fill(passphrase, (byte) 0);
+                for (byte[] k : keyfiles) {
+                    Arrays.fill(k, (byte) 0);
+                }
+                if (hdr != null && hdr != img && headerChannel == null) {
+                    hdr.close();
+                }
+                if (!ok && channel == null) {
+                    img.close();
+                }
+            }
+        }
+
+        private String name() {
+            return path != null ? path.toString() : "the image";
+        }
+
+        private TcryptVolume open(SeekableByteChannel img, SeekableByteChannel hdr)
+                throws IOException, VolumeException, InterruptedException {
+            List<Kdf> kdfs = Kdf.ROWS.stream()
+                    .filter(k -> k.matches(hash))
+                    .filter(k -> veracrypt || !k.veracrypt())
+                    .filter(k -> pim == 0 || k.veracrypt())
+                    .filter(k -> system || !k.boot())
+                    .toList();
+            if (kdfs.isEmpty()) {
+                throw new UnsupportedVolumeException("--hash " + hash + " names no TrueCrypt/VeraCrypt PRF"
+                        + (pim > 0 ? " with a PIM" : "") + " (" + Kdf.ROWS.stream().map(Kdf::hashName).distinct()
+                        .collect(Collectors.joining(", ")) + ")");
+            }
+            List<Chain> chains = Chain.ROWS.stream().filter(c -> c.matches(cipher)).toList();
+            if (chains.isEmpty()) {
+                throw new UnsupportedVolumeException("--cipher " + cipher + " names no TrueCrypt/VeraCrypt cipher chain");
+            }
+            int max = veracrypt && passphrase.length > KeyfilePool.TC_POOL ? KeyfilePool.VC_POOL : KeyfilePool.TC_POOL;
+            if (passphrase.length > max) {
+                throw new VolumeException("The passphrase is " + passphrase.length + " bytes: more than "
+                        + (veracrypt ? "VeraCrypt's " : "TrueCrypt's ") + max);
+            }
+            long hsize = hdr.size();
+            List<long[]> where = new ArrayList<>(); // {offset, kind}
+            if (system) {
+                where.add(new long[] {SYSTEM_OFFSET, 4});
+            } else if (hidden) {
+                if (backup) {
+                    where.add(new long[] {hsize + HIDDEN_OFFSET_BACKUP, 3});
+                } else {
+                    where.add(new long[] {HIDDEN_OFFSET, 2});
+                    where.add(new long[] {hsize + HIDDEN_OFFSET_OLD, 2});
+                }
+            } else {
+                where.add(new long[] {backup ? hsize + BACKUP_OFFSET : 0, backup ? 1 : 0});
+            }
+            byte[] pw = KeyfilePool.password(passphrase, keyfiles, max);
+            try {
+                for (int i = 0; i < where.size(); i++) {
+                    long at = where.get(i)[0];
+                    if (at < 0 || at > hsize - 512) {
+                        if (i > 0) {
+                            continue;
+                        }
+                        throw new CorruptHeaderException("The " + hsize + "-byte image " + name() + " is too small for a "
+                                + KINDS[(int) where.get(i)[1]] + " TrueCrypt/VeraCrypt header at byte " + at);
+                    }
+                    byte[] sector = new byte[512];
+                    readFully(hdr, at, ByteBuffer.wrap(sector));
+                    if (allZero(sector)) {
+                        if (i + 1 < where.size()) {
+                            continue;
+                        }
+                        throw new CorruptHeaderException("No TrueCrypt/VeraCrypt header at byte " + at + " of " + name()
+                                + ": the sector is all zeros");
+                    }
+                    HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads);
+                    if (m != null) {
+                        return opened(img, m, at, KINDS[(int) where.get(i)[1]]);
+                    }
+                }
+            } finally {
+                Arrays.fill(pw, (byte) 0);
+            }
+            throw new WrongPassphraseException("no header opened with the password, keyfiles and PIM given");
+        }
+
+        private static final String[] KINDS = {"normal", "backup", "hidden", "hidden backup", "system"};
+
+        private TcryptVolume opened(SeekableByteChannel img, HeaderSearch.Match m, long at, String kind)
+                throws IOException, VolumeException {
+            TcryptHeader h = m.header();
+            boolean ok = false;
+            try {
+                Chain c = m.chain();
+                String bad = c.unsupportedCipher();
+                if (c.mode().legacy()) {
+                    throw new UnsupportedVolumeException("The header opened with cipher chain " + c
+                            + ": a TrueCrypt volume from before version 4.0 (CBC with whitening, cryptsetup's \"TCRYPT"
+                            + " legacy mode\"), which this library does not read"
+                            + (bad != null ? "; its chain also uses " + cipherName(bad) + ", which VectorJCE lacks" : ""));
+                }
+                if (bad != null) {
+                    throw new UnsupportedVolumeException("The header opened with cipher chain " + c + ": "
+                            + cipherName(bad) + " is not supported (VectorJCE has AES and Twofish)");
+                }
+                if (h.sectorSize < 512 || h.sectorSize > 4096 || Integer.bitCount(h.sectorSize) != 1) {
+                    throw new CorruptHeaderException("Sector size " + Integer.toUnsignedString(h.sectorSize)
+                            + " in the " + kind + " header: not a power of two from 512 to 4096");
+                }
+                long isize = img.size();
+                long offset, size, iv;
+                boolean xts = c.mode() == Chain.Mode.XTS;
+                if (system) {
+                    // A whole drive image: the header's data offset and size are the encrypted area's
+                    // place on the drive, and the data units count from the drive's start (cryptsetup
+                    // maps "the whole encrypted area" when it knows no partition).
+                    offset = h.dataOffset;
+                    size = h.volumeSize;
+                } else if (hidden) {
+                    offset = xts && h.version > 3 ? h.dataOffset
+                            : isize - h.hiddenVolumeSize + HIDDEN_OFFSET_OLD;
+                    size = h.hiddenVolumeSize;
+                } else {
+                    offset = xts && h.version < 3 ? 512 : h.dataOffset;
+                    size = h.volumeSize;
+                }
+                if (size == 0 && !hidden) {
+                    size = isize - offset; // TrueCrypt 4 headers leave the size 0: the rest of the image
+                }
+                iv = xts ? offset / 512 : 0;
+                if (offset % 512 != 0 || size % 512 != 0 || size <= 0) {
+                    throw new CorruptHeaderException("The " + kind + " header's payload (offset " + offset + ", "
+                            + size + " bytes) is not a whole number of 512-byte sectors");
+                }
+                if (offset < 0 || offset > isize || size > isize - offset) {
+                    throw new CorruptHeaderException("The " + kind + " header's payload (offset "
+                            + Long.toUnsignedString(offset) + ", " + Long.toUnsignedString(size) + " bytes) lies outside the "
+                            + isize + "-byte image " + name());
+                }
+                Kdf k = m.kdf();
+                TcryptInfo info = new TcryptInfo(h.veracrypt, kind, at, h.version, h.requiredVersion, h.flags,
+                        h.sectorSize, h.dataOffset, h.volumeSize, h.hiddenVolumeSize, k.name(), k.hashName(),
+                        k.argon2() ? m.argon2Cost()[0] : m.iterations(), k.argon2() ? m.argon2Cost()[1] : 0,
+                        c.name(), c.mode().cryptsetupName, c.keySize() * 8, offset, size, iv);
+                TcryptVolume v = new TcryptVolume(img, channel == null, info, c, h.keys.clone());
+                ok = true;
+                return v;
+            } finally {
+                h.wipe();
+                if (!ok) {
+                    h.wipe();
+                }
+            }
+        }
+
+        private static String cipherName(String c) {
+            return switch (c) {
+                case "serpent" -> "Serpent";
+                case "camellia" -> "Camellia";
+                case "kuznyechik" -> "Kuznyechik";
+                case "blowfish_le" -> "Blowfish";
+                case "cast5" -> "CAST5";
+                case "des3_ede" -> "Triple DES";
+                default -> c;
+            };
+        }
+
+        private static boolean allZero(byte[] b) {
+            int acc = 0;
+            for (byte x : b) {
+                acc |= x;
+            }
+            return acc == 0;
+        }
+    }
+
+    static void readFully(SeekableByteChannel ch, long at, ByteBuffer b) throws IOException {
+        if (ch instanceof FileChannel fc) {
+            while (b.hasRemaining()) {
+                int r = fc.read(b, at);
+                if (r < 0) {
+                    throw new IOException("The image ended at byte " + at);
+                }
+                at += r;
+            }
+            return;
+        }
+        synchronized (ch) {
+            ch.position(at);
+            while (b.hasRemaining()) {
+                if (ch.read(b) < 0) {
+                    throw new IOException("The image ended at byte " + ch.position());
+                }
+            }
+        }
+    }
+}
