@@ -69,7 +69,10 @@ final class Luks2Layout implements Layout {
         if (digest == null) {
             throw new CorruptHeaderException("LUKS2 metadata: no digest is assigned to segment " + segment.id());
         }
-        return SectorCipher.parse(segment.encryption());
+        SectorCipher c = SectorCipher.parse(segment.encryption());
+        // The key size against the cipher, before any KDF runs.
+        c.decryptor(new byte[info.keyBits() / 8], segment.sectorSize(), segment.ivTweak()).close();
+        return c;
     }
 
     @Override
