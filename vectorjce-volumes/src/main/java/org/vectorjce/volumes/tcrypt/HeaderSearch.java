@@ -26,9 +26,11 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * <p>The unit of work is one PBKDF2 block (PBKDF2's output blocks are independent, RFC 8018
  * section 5.2), not one row: a chain is tried as soon as the blocks holding the key bytes it
  * reads are there, and an AES-only XTS chain reads 64 of the 192 bytes a row can give (one
- * SHA-512 block, two SHA-256 blocks), so the cheapest trials of every row run first and a hinted
- * open spreads its row's blocks over the cores. Blocks are queued by their offset in the key,
- * then by the table's row order; Argon2id (one indivisible derivation, hundreds of MiB) runs last.
+ * SHA-512 block, two SHA-256 blocks), and a hinted open spreads its row's blocks over the cores.
+ * Blocks are queued by the work it takes to have a row's key up to them (block index × the row's
+ * cost per block), so TrueCrypt's 1000-iteration rows are all tried before VeraCrypt's first
+ * 500,000-iteration block, then by the table's row order; Argon2id (one indivisible derivation,
+ * hundreds of MiB) runs last.
  */
 final class HeaderSearch {
     /** What opened: the row, the chain and the decrypted header. */
@@ -135,17 +137,17 @@ final class HeaderSearch {
         List<Chain> sorted = new ArrayList<>(chains);
         sorted.sort(Comparator.comparingInt(Chain::keyBytesNeeded)); // stable: table order within a size
         List<Row> rows = new ArrayList<>();
-        record Task(Row row, int block, int order, int rowIndex) {
+        record Task(Row row, int block, double order, int rowIndex) {
         }
         List<Task> tasks = new ArrayList<>();
         for (Kdf k : kdfs) {
             Row r = s.new Row(k, pim, sorted);
             rows.add(r);
             for (int b = 0; b < r.blocks.length; b++) {
-                tasks.add(new Task(r, b, k.argon2() ? Integer.MAX_VALUE : b * r.blockLen, rows.size() - 1));
+                tasks.add(new Task(r, b, k.argon2() ? Double.MAX_VALUE : (b + 1) * cost(k, pim), rows.size() - 1));
             }
         }
-        tasks.sort(Comparator.comparingInt(Task::order).thenComparingInt(Task::rowIndex));
+        tasks.sort(Comparator.comparingDouble(Task::order).thenComparingInt(Task::rowIndex));
         if (tasks.isEmpty()) {
             return null;
         }
@@ -190,6 +192,24 @@ final class HeaderSearch {
                 r.close();
             }
         }
+    }
+
+    /**
+     * Rough time of one PBKDF2 block of {@code k}, for ordering only: iterations × the hash's
+     * relative cost per HMAC iteration here (JDK SHA-2 intrinsics against Bouncy Castle's Java
+     * digests; Whirlpool and Streebog are several times slower than SHA-512).
+     */
+    private static double cost(Kdf k, int pim) {
+        double f = switch (k.hash()) {
+            case SHA256 -> 0.4;
+            case SHA512, SHA1 -> 1;
+            case BLAKE2S_256 -> 1.5;
+            case RIPEMD160 -> 1.8;
+            case WHIRLPOOL -> 9;
+            case STREEBOG512 -> 20;
+            default -> 2;
+        };
+        return k.iterations(pim) * f;
     }
 
     private byte[] derive(Row row, int block) throws VolumeException {

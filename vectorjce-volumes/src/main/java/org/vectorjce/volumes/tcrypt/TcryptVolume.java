@@ -320,14 +320,14 @@ public final class TcryptVolume implements Closeable {
             }
             byte[] pw = KeyfilePool.password(passphrase, keyfiles, max);
             try {
+                if (where.stream().noneMatch(w -> w[0] >= 0 && w[0] <= hsize - 512)) {
+                    throw new CorruptHeaderException("The " + hsize + "-byte image " + name() + " is too small for a "
+                            + KINDS[(int) where.get(0)[1]] + " TrueCrypt/VeraCrypt header at byte " + where.get(0)[0]);
+                }
                 for (int i = 0; i < where.size(); i++) {
                     long at = where.get(i)[0];
                     if (at < 0 || at > hsize - 512) {
-                        if (i > 0) {
-                            continue;
-                        }
-                        throw new CorruptHeaderException("The " + hsize + "-byte image " + name() + " is too small for a "
-                                + KINDS[(int) where.get(i)[1]] + " TrueCrypt/VeraCrypt header at byte " + at);
+                        continue; // TrueCrypt before 6 put a hidden header 1536 bytes before the end instead
                     }
                     byte[] sector = new byte[512];
                     readFully(hdr, at, ByteBuffer.wrap(sector));
