@@ -160,9 +160,12 @@ class CryptsetupFormatTest {
 
         // The command: key file, first line of stdin, wrong passphrase.
         assertEquals(0, VolumeMainAccess.run(null, "volume", "test", img.toString(), "--key-file", key.toString()).rc());
-        VolumeMainAccess.Result r = VolumeMainAccess.run("second passphrase\nignored", "test", img.toString());
+        VolumeMainAccess.Result r = VolumeMainAccess.run("second passphrase\nignored", "test", img.toString(), "-v");
         assertEquals(0, r.rc(), r.err());
         assertEquals("Key slot 1 unlocked.\n", r.out());
+        r = VolumeMainAccess.run("third ünïcode", "test", img.toString(), "--key-file", "-", "-v");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("Key slot 3 unlocked.\n", r.out());
         r = VolumeMainAccess.run("wrong\n", "test", img.toString());
         assertEquals(2, r.rc());
         assertEquals("No key slot opened with the passphrase given.\n", r.err());

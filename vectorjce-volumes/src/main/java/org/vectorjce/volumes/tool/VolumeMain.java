@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
@@ -29,14 +28,14 @@ import org.vectorjce.volumes.luks.LuksVolume;
  *
  * <pre>
  * volume info IMAGE [--header F] [--dump-volume-key [--key-file F] [--key-slot N] [-q]]
- * volume test IMAGE [--header F] [--key-file F] [--key-slot N]
+ * volume test IMAGE [--header F] [--key-file F] [--key-slot N] [-v]
  * volume decrypt IMAGE OUT [--header F] [--key-file F] [--key-slot N]
  * </pre>
  *
  * {@code info} is {@code cryptsetup luksDump}; {@code test} is {@code cryptsetup open
  * --test-passphrase}; {@code decrypt} writes the plaintext {@code cryptsetup open} would show to
  * the new file {@code OUT} (an existing one is refused). The passphrase is the whole key file with
- * {@code --key-file}, else the first line of standard input when it is not a terminal, else a
+ * {@code --key-file} (all of standard input for {@code --key-file -}), else the first line of standard input when it is not a terminal, else a
  * prompt without echo. Exit status: 0 success, 2 no key slot opened (cryptsetup's code), 1 any
  * other error, with one line on standard error.
  */
@@ -70,7 +69,7 @@ public final class VolumeMain {
     }
 
     private static final String USAGE = "usage: volume info|test|decrypt IMAGE [OUT] [--key-file F] [--key-slot N]"
-            + " [--header F] [--dump-volume-key] [-q]";
+            + " [--header F] [--dump-volume-key] [-q] [-v]";
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
     public int run(String[] args) {
@@ -114,7 +113,7 @@ public final class VolumeMain {
         String verb = args.remove(0);
         Path keyFile = null, header = null;
         Integer keySlot = null;
-        boolean dumpKey = false, quiet = false;
+        boolean dumpKey = false, quiet = false, verbose = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -137,6 +136,7 @@ public final class VolumeMain {
                 }
                 case "--dump-volume-key", "--dump-master-key" -> dumpKey = true;
                 case "-q", "--batch-mode" -> quiet = true;
+                case "-v", "--verbose" -> verbose = true;
                 default -> {
                     if (a.startsWith("-") && !a.equals("-")) {
                         throw new Usage("Unknown option " + a + "; " + USAGE);
@@ -153,8 +153,8 @@ public final class VolumeMain {
             case "test" -> {
                 need(positional, 1, "volume test IMAGE");
                 try (LuksVolume v = open(Path.of(positional.get(0)), header, keyFile, keySlot)) {
-                    if (v.keySlot().isPresent()) {
-                        // cryptsetup says nothing on success either; the slot is useful, on stdout
+                    if (verbose && v.keySlot().isPresent()) {
+                        // as cryptsetup -v: silent on success unless asked
                         out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
                     }
                 }
@@ -197,7 +197,19 @@ public final class VolumeMain {
         if (keySlot != null) {
             b.keySlot(keySlot);
         }
-        if (keyFile != null) {
+        if (keyFile != null && keyFile.toString().equals("-")) {
+            // cryptsetup's --key-file -: all of standard input, as bytes
+            byte[] p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE + 1);
+            try {
+                if (p.length > LuksVolume.MAX_KEY_FILE) {
+                    throw new VolumeException("Standard input holds more than " + LuksVolume.MAX_KEY_FILE
+                            + " bytes of key file");
+                }
+                b.passphrase(p);
+            } finally {
+                Arrays.fill(p, (byte) 0);
+            }
+        } else if (keyFile != null) {
             b.keyFile(keyFile);
         } else {
             byte[] p = readPassphrase();
@@ -317,7 +329,4 @@ public final class VolumeMain {
         return OK;
     }
 
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
-    }
 }
