@@ -1,0 +1,139 @@
+package org.vectorjce.volumes.tcrypt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.vectorjce.volumes.UnsupportedVolumeException;
+
+/**
+ * Every image of cryptsetup's {@code tests/tcrypt-images.tar.xz} (93, made by TrueCrypt 1-7 and
+ * VeraCrypt), opened with what {@code tests/tcrypt-compat-test} opens it with — its password, PIM,
+ * keyfiles, and the {@code -h HASH -c FIRST-CIPHER} hints it takes from the image's name. An image
+ * whose chain has only AES and Twofish (and is not pre-4.0 CBC) opens, and its payload holds the
+ * FAT file system that test checks with blkid: volume serial DEAD-BABE, CAFE-BABE for the hidden
+ * volume. Every other image is refused with its cipher (or legacy mode) named. The Argon2id images
+ * need more heap than this JVM has: {@link TcryptArgon2Test} opens them in a JVM of their own.
+ */
+class TcryptImagesTest {
+    @TempDir
+    static Path tmp;
+    static Path dir;
+
+    @BeforeAll
+    static void unpack() throws IOException {
+        dir = TcryptImages.unpack(tmp);
+    }
+
+    static List<Path> images() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches("(tc|tck|vc|vck|vcpim|sys)_.*")).sorted().toList();
+        }
+    }
+
+    @Test
+    void theTarballHolds93Images() throws IOException {
+        assertEquals(93, images().size());
+    }
+
+    static TcryptVolume.Builder builder(Path f, TcryptImages.Image im, boolean hidden) throws IOException {
+        TcryptVolume.Builder b = TcryptVolume.at(f)
+                .passphrase((hidden ? TcryptImages.PASSWORD_HIDDEN : im.password()).getBytes(StandardCharsets.UTF_8))
+                .hash(im.hash()).cipher(im.cipherHint()).pim(im.pim()).hidden(hidden).system(im.system());
+        if (im.keyfiles()) {
+            b.keyFile(dir.resolve("keyfile1")).keyFile(dir.resolve("keyfile2"));
+        }
+        return b;
+    }
+
+    @TestFactory
+    List<DynamicTest> everyImageOpensOrIsRefusedByName() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path f : images()) {
+            String n = f.getFileName().toString();
+            if (n.contains("argon2id")) {
+                continue;
+            }
+            TcryptImages.Image im = TcryptImages.Image.of(n);
+            tests.add(DynamicTest.dynamicTest(n, () -> check(f, im, false)));
+            if (im.hidden()) {
+                tests.add(DynamicTest.dynamicTest(n + " (hidden)", () -> check(f, im, true)));
+            }
+        }
+        return tests;
+    }
+
+    static void check(Path f, TcryptImages.Image im, boolean hidden) throws Exception {
+        if (!im.supported()) {
+            UnsupportedVolumeException e = assertThrows(UnsupportedVolumeException.class,
+                    () -> builder(f, im, hidden).open().close());
+            String m = e.getMessage().toLowerCase(Locale.ROOT);
+            if (im.mode().equals("cbc")) {
+                assertTrue(m.contains("before version 4.0") && m.contains("legacy"), e.getMessage());
+            } else {
+                String bad = im.ciphers().stream().filter(c -> !c.equals("aes") && !c.equals("twofish")).findFirst()
+                        .orElseThrow();
+                assertTrue(m.contains(bad), e.getMessage());
+            }
+            assertFalse(e.getMessage().contains(TcryptImages.PASSWORD) || e.getMessage().contains(TcryptImages.PASSWORD_HIDDEN));
+            return;
+        }
+        try (TcryptVolume v = builder(f, im, hidden).open()) {
+            TcryptInfo info = v.info();
+            // cryptsetup names a chain by encryption order; the image names list VeraCrypt's order
+            List<String> rev = new ArrayList<>(im.ciphers());
+            java.util.Collections.reverse(rev);
+            assertEquals(String.join("-", rev), info.chain(), "chain");
+            assertEquals(im.mode().equals("lrw") ? "lrw-benbi" : "xts-plain64", info.mode());
+            assertEquals(n(f).startsWith("vc") || n(f).startsWith("sys_vc"), info.veracrypt(), "magic");
+            assertEquals(hidden ? "hidden" : im.system() ? "system" : "normal", info.headerKind());
+            SeekableByteChannel p = v.payload();
+            Integer serial = fatAt(p, im.system() ? systemFatOffset(f, info) : 0);
+            assertEquals(Integer.toHexString(hidden ? TcryptImages.SERIAL_HIDDEN : TcryptImages.SERIAL_NORMAL),
+                    serial == null ? "no FAT boot sector" : Integer.toHexString(serial));
+        }
+    }
+
+    static String n(Path f) {
+        return f.getFileName().toString();
+    }
+
+    static Integer fatAt(SeekableByteChannel p, long off) throws IOException {
+        return TcryptImages.fatSerial(p, off);
+    }
+
+    /**
+     * A system drive image's FAT: its first partition's start (from the MBR, which VeraCrypt leaves
+     * in the clear) less the encrypted area's offset — 0 when the header maps one partition.
+     */
+    static long systemFatOffset(Path f, TcryptInfo info) throws IOException {
+        byte[] mbr = new byte[512];
+        try (var ch = Files.newByteChannel(f)) {
+            ch.read(ByteBuffer.wrap(mbr));
+        }
+        long start = TcryptImages.le32(mbr, 446 + 8) & 0xFFFFFFFFL;
+        int type = mbr[446 + 4] & 0xff;
+        if (type == 0xEE || start * 512 < info.payloadOffset()) {
+            return 0; // GPT, or the header maps the partition itself
+        }
+        return start * 512 - info.payloadOffset();
+    }
+}
