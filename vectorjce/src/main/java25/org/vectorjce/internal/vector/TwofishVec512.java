@@ -85,15 +85,15 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     // ---- fixed permutes (index vectors); lane layouts are described where they are used ----
 
     /** Words to planes, step 1: bytes 0,1 (LO) or 2,3 (HI) of p and of ROL(q, 8), 16 lanes each. */
-    private static final ByteVector IN1_LO, IN1_HI;
+    static final ByteVector IN1_LO, IN1_HI;
     /** Words to planes, step 2: plane 0 or 2 (LO), 1 or 3 (HI) from the halves of group a and b. */
-    private static final ByteVector IN2_LO, IN2_HI;
+    static final ByteVector IN2_LO, IN2_HI;
     /** Planes to words, step 1: bytes 0,1 (or 2,3) of each word of group a (A) or b (B), paired. */
-    private static final ByteVector OUT1_A, OUT1_B;
+    static final ByteVector OUT1_A, OUT1_B;
     /** Planes to words, step 2: g0's words (LO) or g1's (HI). */
-    private static final ByteVector OUT2_LO, OUT2_HI;
+    static final ByteVector OUT2_LO, OUT2_HI;
     /** Blocks to words and back; see {@link #load} and {@link #store}. */
-    private static final IntVector LD1_LO, LD1_HI, LD2_LO, LD2_HI, ST1_LO, ST1_HI, ST2_LO, ST2_HI;
+    static final IntVector LD1_LO, LD1_HI, LD2_LO, LD2_HI, ST1_LO, ST1_HI, ST2_LO, ST2_HI;
 
     static {
         byte[] in1lo = new byte[64], in1hi = new byte[64], in2lo = new byte[64], in2hi = new byte[64];
@@ -191,9 +191,23 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      * fallback's table lookups.
      */
     TwofishVec512(byte[] key, boolean padAll) {
+        this(key, padAll, Twofish16Path.forcedByProperty());
+    }
+
+    private TwofishVec512(byte[] key, boolean padAll, int path) {
         super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
+        this.path = path;
         fillTables();
     }
+
+    /**
+     * The tables again in a heap array for {@link TwofishVec512Fused} (same layout as
+     * {@code TABLES}); written with them at every key set-up, so either path can serve any call.
+     */
+    private final byte[] tab = new byte[TABLE_BYTES];
+    private static final int TABLE_BYTES = 12 * 256;
+    /** {@link Twofish16Path#AUTO}, {@code FUSED} or {@code SPLIT}: {@value Twofish16Path#PROPERTY} at key set-up. */
+    private int path;
 
     /**
      * Any key length: the scalar schedule is re-keyed in place ({@link #k} is its array) and the
@@ -203,6 +217,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     public boolean rekey(byte[] key) {
         fallback.rekey(key);
         slots.fill((byte) 0); // the last batch's state and planes under the old key
+        path = Twofish16Path.forcedByProperty();
         fillTables();
         return true;
     }
@@ -221,6 +236,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
                 }
             }
         }
+        MemorySegment.copy(mem, ValueLayout.JAVA_BYTE, TABLES, tab, 0, TABLE_BYTES);
     }
 
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -229,6 +245,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     public void destroy() {
         super.destroy(); // the fallback's schedule (k is its array) and the pad
         mem.fill((byte) 0);
+        java.util.Arrays.fill(tab, (byte) 0);
     }
 
     /** Offsets of the c·s_j tables in {@link #mem}: 256 bytes each, loaded as four vectors. */
@@ -247,6 +264,31 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     /** Encrypts {@code batches} × 32 blocks. */
     @Override
     void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+        if (Twofish16Path.ENCRYPT.fused(path)) {
+            TwofishVec512Fused.encrypt(tab, k, in, inOff, out, outOff, batches);
+            return;
+        }
+        if (path == Twofish16Path.AUTO) {
+            Twofish16Path.ENCRYPT.countSplit(batches);
+        }
+        splitEncrypt(in, inOff, out, outOff, batches);
+    }
+
+    /** Decrypts {@code batches} × 32 blocks, on the path {@link Twofish16Path} says. */
+    @Override
+    void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+        if (Twofish16Path.DECRYPT.fused(path)) {
+            TwofishVec512Fused.decrypt(tab, k, in, inOff, out, outOff, batches);
+            return;
+        }
+        if (path == Twofish16Path.AUTO) {
+            Twofish16Path.DECRYPT.countSplit(batches);
+        }
+        splitDecrypt(in, inOff, out, outOff, batches);
+    }
+
+    /** The split rounds: {@code batches} × 32 blocks. */
+    private void splitEncrypt(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         final int[] k = this.k;
         while (batches > 0) {
             int n = Math.min(batches, SLOTS);
@@ -290,9 +332,8 @@ public final class TwofishVec512 extends TwofishBatchKernel {
         }
     }
 
-    /** Decrypts {@code batches} × 32 blocks: the rounds of {@link #encryptBatches} in reverse. */
-    @Override
-    void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
+    /** The split rounds of {@link #splitEncrypt} in reverse. */
+    private void splitDecrypt(byte[] in, int inOff, byte[] out, int outOff, int batches) {
         final int[] k = this.k;
         while (batches > 0) {
             int n = Math.min(batches, SLOTS);
@@ -493,5 +534,68 @@ public final class TwofishVec512 extends TwofishBatchKernel {
         IntVector.fromMemorySegment(I, m, ror, LE).lanewise(XOR, fb).lanewise(ROR, 1).intoMemorySegment(m, ror, LE);
         IntVector.fromMemorySegment(I, m, rol, LE).lanewise(ROL, 1).lanewise(XOR, fb2).intoMemorySegment(m, rol, LE);
         planes(s, p, q);
+    }
+
+    /**
+     * The warm-up's timed calls ({@link Twofish16Path}): a kernel of its own on a fixed dummy key
+     * (nothing secret), 8 KiB buffers, split and fused code called directly whatever the flags say.
+     */
+    static Twofish16Path.Probe warmUpProbe(boolean encrypt) {
+        byte[] key = new byte[16];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = (byte) (0x5a + 17 * i);
+        }
+        TwofishVec512 kernel = new TwofishVec512(key, false, Twofish16Path.SPLIT);
+        int batches = Twofish16Path.CALL_BYTES / (16 * WAY);
+        byte[] buf = new byte[Twofish16Path.CALL_BYTES];
+        for (int i = 0; i < buf.length; i++) {
+            buf[i] = (byte) (i * 31 + (i >> 8));
+        }
+        return new Twofish16Path.Probe() {
+            @Override
+            public long split() {
+                long t0 = System.nanoTime();
+                if (encrypt) {
+                    kernel.splitEncrypt(buf, 0, buf, 0, batches);
+                } else {
+                    kernel.splitDecrypt(buf, 0, buf, 0, batches);
+                }
+                return System.nanoTime() - t0;
+            }
+
+            @Override
+            public long fused() {
+                long t0 = System.nanoTime();
+                fused(batches, buf, buf);
+                return System.nanoTime() - t0;
+            }
+
+            private void fused(int n, byte[] in, byte[] out) {
+                if (encrypt) {
+                    TwofishVec512Fused.encrypt(kernel.tab, kernel.k, in, 0, out, 0, n);
+                } else {
+                    TwofishVec512Fused.decrypt(kernel.tab, kernel.k, in, 0, out, 0, n);
+                }
+            }
+
+            @Override
+            public void prime(int calls) {
+                for (int i = 0; i < calls; i++) {
+                    fused(1, buf, buf);
+                }
+            }
+
+            @Override
+            public boolean fusedEqualsSplit() {
+                byte[] ref = new byte[buf.length], alt = new byte[buf.length];
+                if (encrypt) {
+                    kernel.splitEncrypt(buf, 0, ref, 0, batches);
+                } else {
+                    kernel.splitDecrypt(buf, 0, ref, 0, batches);
+                }
+                fused(batches, buf, alt);
+                return java.util.Arrays.equals(ref, alt);
+            }
+        };
     }
 }
