@@ -201,6 +201,15 @@ final class Luks2Header {
         if (end == area.length) {
             throw new Bad("The " + which + "'s JSON area is not NUL-terminated within hdr_size " + hdrSize, false);
         }
+        for (int i = end; i < area.length; i++) {
+            if (area[i] != 0) {
+                throw new Bad("The " + which + "'s JSON area holds non-zero bytes after the JSON text (at "
+                        + (at + i) + ")", false);
+            }
+        }
+        if (end == BINARY || area[BINARY] != '{') {
+            throw new Bad("The " + which + "'s JSON area does not start with '{'", false);
+        }
         String json;
         try {
             json = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

@@ -26,6 +26,7 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
 final class Luks2Layout implements Layout {
     private final Luks2Metadata m;
     private final Image header;
+    private final Image data;
     private final LuksInfo info;
     private final Luks2Metadata.Segment segment;
     private final Luks2Metadata.Digest digest;
@@ -36,7 +37,9 @@ final class Luks2Layout implements Layout {
         this.header = header;
         this.segment = m.segment();
         this.digest = m.digestOfSegment(segment.id());
-        this.payloadSize = segment.size() >= 0 ? segment.size() : data.size - segment.offset();
+        this.data = data;
+        this.payloadSize = !segment.dynamic() ? segment.size()
+                : Long.compareUnsigned(segment.offset(), data.size) <= 0 ? data.size - segment.offset() : 0;
         List<LuksKeySlot> slots = new ArrayList<>();
         List<Luks2Metadata.Keyslot> ks = new ArrayList<>(m.keyslots.values());
         ks.sort(Comparator.comparingInt(Luks2Metadata.Keyslot::id));
@@ -56,7 +59,7 @@ final class Luks2Layout implements Layout {
         }
         info = new LuksInfo(2, hdr.uuid, hdr.label, hdr.subsystem, hdr.seqid, hdr.hdrSize, m.keyslotsSize,
                 segment.encryption(), keyBits, digest == null ? null : digest.hash(), segment.offset(), payloadSize,
-                segment.size() < 0, segment.sectorSize(), segment.ivTweak(), m.flags, m.tokens, slots, hdr.warnings);
+                segment.dynamic(), segment.sectorSize(), segment.ivTweak(), m.flags, m.tokens, slots, hdr.warnings);
     }
 
     @Override
@@ -69,6 +72,7 @@ final class Luks2Layout implements Layout {
         if (digest == null) {
             throw new CorruptHeaderException("LUKS2 metadata: no digest is assigned to segment " + segment.id());
         }
+        m.openableSegment(data.size);
         SectorCipher c = SectorCipher.parse(segment.encryption());
         // The key size against the cipher, before any KDF runs.
         c.decryptor(new byte[info.keyBits() / 8], segment.sectorSize(), segment.ivTweak()).close();

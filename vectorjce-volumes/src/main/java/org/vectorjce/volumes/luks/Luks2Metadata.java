@@ -32,8 +32,19 @@ final class Luks2Metadata {
             String areaEncryption, int areaKeySize, Kdf kdf, int priority) {
     }
 
-    record Segment(int id, long offset, long size /* -1: dynamic */, long ivTweak, String encryption,
-            int sectorSize) {
+    /**
+     * A segment; {@code offset} and {@code size} are unsigned 64-bit ({@code size} -1 when
+     * "dynamic"); {@code ivTweak}, {@code encryption}, {@code sectorSize} only for {@code crypt}.
+     */
+    record Segment(int id, String type, long offset, long size, long ivTweak, String encryption, int sectorSize,
+            List<String> flags) {
+        boolean dynamic() {
+            return size == -1;
+        }
+
+        boolean backup() {
+            return flags.stream().anyMatch(f -> f.startsWith("backup-"));
+        }
     }
 
     record Digest(int id, String hash, long iterations, byte[] salt, byte[] digest, List<Integer> keyslots,
@@ -42,15 +53,19 @@ final class Luks2Metadata {
 
     final Map<Integer, Keyslot> keyslots;
     final Map<Integer, Segment> segments;
+    /** Ids of segments with an {@code integrity} object (dm-integrity: refused when opened). */
+    final java.util.Set<Integer> integrity;
     final Map<Integer, Digest> digests;
     final int tokens;
     final long jsonSize, keyslotsSize;
     final List<String> flags;
 
     private Luks2Metadata(Map<Integer, Keyslot> keyslots, Map<Integer, Segment> segments,
-            Map<Integer, Digest> digests, int tokens, long jsonSize, long keyslotsSize, List<String> flags) {
+            java.util.Set<Integer> integrity, Map<Integer, Digest> digests, int tokens, long jsonSize,
+            long keyslotsSize, List<String> flags) {
         this.keyslots = keyslots;
         this.segments = segments;
+        this.integrity = integrity;
         this.digests = digests;
         this.tokens = tokens;
         this.jsonSize = jsonSize;
@@ -58,9 +73,9 @@ final class Luks2Metadata {
         this.flags = flags;
     }
 
-    /** The one segment of the volume (validated: there is exactly one). */
+    /** Segment 0, the volume's first regular segment (validated: it exists). */
     Segment segment() {
-        return segments.values().iterator().next();
+        return segments.get(0);
     }
 
     /** The digest that checks the volume key of {@code segment}. */
@@ -102,6 +117,9 @@ final class Luks2Metadata {
         if (jsonSize != header.hdrSize - Luks2Header.BINARY) {
             throw corrupt("config.json_size " + jsonSize + " does not match the header's JSON area ("
                     + (header.hdrSize - Luks2Header.BINARY) + " bytes)");
+        }
+        if (keyslotsSize < 0) {
+            throw corrupt("config.keyslots_size " + Long.toUnsignedString(keyslotsSize) + " is larger than any image");
         }
         if (keyslotsSize % 4096 != 0) {
             throw corrupt("config.keyslots_size " + keyslotsSize + " is not a multiple of 4096");
@@ -153,14 +171,41 @@ final class Luks2Metadata {
         Map<Integer, Segment> segments = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : object(top.get("segments"), "segments").entrySet()) {
             int id = id(e.getKey(), "segments");
-            segments.put(id, segment(id, object(e.getValue(), "segment " + id), detached ? 0 : areaEnd, dataImageSize));
+            segments.put(id, segment(id, object(e.getValue(), "segment " + id), detached ? 0 : areaEnd));
         }
         if (segments.isEmpty()) {
             throw corrupt("segments: no segment");
         }
-        if (segments.size() > 1) {
-            throw new UnsupportedVolumeException("LUKS2 volume with " + segments.size()
-                    + " segments (a reencryption?) is not supported");
+        // cryptsetup's hdr_validate_segments: regular segments 0..n-1 first, then backups (reencryption)
+        int firstBackup = -1;
+        for (Segment g : segments.values()) {
+            if (g.backup() && (firstBackup < 0 || g.id() < firstBackup)) {
+                firstBackup = g.id();
+            }
+        }
+        for (Segment g : segments.values()) {
+            if (!g.backup() && firstBackup >= 0 && g.id() >= firstBackup) {
+                throw corrupt("segment " + g.id() + " is behind backup segment " + firstBackup);
+            }
+        }
+        if (firstBackup == 0) {
+            throw corrupt("segments: no regular segment");
+        }
+        if (firstBackup >= segments.size()) {
+            throw corrupt("segments: a gap before backup segment " + firstBackup);
+        }
+        int regular = firstBackup < 0 ? segments.size() : firstBackup;
+        for (int i = 0; i < regular; i++) {
+            if (!segments.containsKey(i)) {
+                throw corrupt("segments: no segment " + i + " (a gap in the segment ids)");
+            }
+        }
+        for (int i = 1; i < regular; i++) {
+            Segment a = segments.get(i - 1), b = segments.get(i);
+            if (a.dynamic() || Long.compareUnsigned(b.offset(), a.offset() + a.size()) < 0
+                    && Long.compareUnsigned(a.offset(), b.offset() + (b.dynamic() ? 0 : b.size())) < 0) {
+                throw corrupt("segments " + (i - 1) + " and " + i + " overlap");
+            }
         }
 
         Map<Integer, Digest> digests = new LinkedHashMap<>();
@@ -184,6 +229,11 @@ final class Luks2Metadata {
             }
             digests.put(id, d);
         }
+        for (int k : keyslots.keySet()) {
+            if (digests.values().stream().noneMatch(d -> d.keyslots().contains(k))) {
+                throw corrupt("keyslot " + k + " is assigned to no digest");
+            }
+        }
         Map<String, Object> tokens = object(top.get("tokens"), "tokens");
         for (Map.Entry<String, Object> e : tokens.entrySet()) {
             int id = id(e.getKey(), "tokens");
@@ -196,8 +246,14 @@ final class Luks2Metadata {
                 }
             }
         }
-        return new Luks2Metadata(Map.copyOf(keyslots), segments, Map.copyOf(digests), tokens.size(), jsonSize,
-                keyslotsSize, List.copyOf(flags));
+        java.util.Set<Integer> integrity = new java.util.HashSet<>();
+        for (Map.Entry<String, Object> e : object(top.get("segments"), "segments").entrySet()) {
+            if (object(e.getValue(), "segment").containsKey("integrity")) {
+                integrity.add(Integer.parseInt(e.getKey()));
+            }
+        }
+        return new Luks2Metadata(Map.copyOf(keyslots), segments, java.util.Set.copyOf(integrity), Map.copyOf(digests),
+                tokens.size(), jsonSize, keyslotsSize, List.copyOf(flags));
     }
 
     private static Keyslot keyslot(int id, Map<String, Object> k, long areaStart, long areaEnd)
@@ -229,6 +285,10 @@ final class Luks2Metadata {
         long size = u64(area, "size", w + ".area");
         String enc = string(need(area, "encryption", w + ".area"), w + ".area.encryption");
         int areaKeySize = keySize(area, "key_size", w + ".area");
+        if (offset < 0 || size < 0) {
+            throw corrupt(w + ".area: offset " + Long.toUnsignedString(offset) + " or size " + Long.toUnsignedString(size)
+                    + " is larger than any image");
+        }
         if (offset % 512 != 0 || size % 512 != 0) {
             throw corrupt(w + ".area: offset " + offset + " or size " + size + " is not a multiple of 512");
         }
@@ -247,20 +307,12 @@ final class Luks2Metadata {
         Kdf parsed;
         switch (kt) {
             case "pbkdf2" -> {
-                for (String no : List.of("time", "memory", "cpus")) {
-                    if (kdf.containsKey(no)) {
-                        throw corrupt(w + ".kdf: pbkdf2 with an Argon2 parameter \"" + no + "\"");
-                    }
-                }
+                // Argon2 members left over from a conversion are ignored, as cryptsetup repairs them.
                 parsed = new Kdf(kt, string(need(kdf, "hash", w + ".kdf"), w + ".kdf.hash"),
                         number(kdf, "iterations", w + ".kdf", 1, 0xFFFF_FFFFL), 0, 0, 0, salt);
             }
             case "argon2i", "argon2id" -> {
-                for (String no : List.of("hash", "iterations")) {
-                    if (kdf.containsKey(no)) {
-                        throw corrupt(w + ".kdf: " + kt + " with a PBKDF2 parameter \"" + no + "\"");
-                    }
-                }
+                // PBKDF2 members left over from a conversion are ignored, as cryptsetup repairs them.
                 parsed = new Kdf(kt, null, 0, number(kdf, "time", w + ".kdf", 1, 0xFFFF_FFFFL),
                         number(kdf, "memory", w + ".kdf", 1, 0xFFFF_FFFFL),
                         number(kdf, "cpus", w + ".kdf", 1, 0xFFFF_FFFFL), salt);
@@ -272,20 +324,35 @@ final class Luks2Metadata {
         return new Keyslot(id, keySize, stripes, afHash, offset, size, enc, areaKeySize, parsed, priority);
     }
 
-    private static Segment segment(int id, Map<String, Object> s, long minOffset, long dataSize)
-            throws CorruptHeaderException, UnsupportedVolumeException {
+    private static Segment segment(int id, Map<String, Object> s, long minOffset) throws CorruptHeaderException {
         String w = "segment " + id;
         String type = string(need(s, "type", w), w + ".type");
-        if (!type.equals("crypt")) {
-            throw new UnsupportedVolumeException("LUKS2 " + w + " of type '" + type + "' is not supported (crypt)");
-        }
         long offset = u64(s, "offset", w);
-        Object sizeValue = need(s, "size", w);
         long size;
-        if ("dynamic".equals(sizeValue)) {
+        if ("dynamic".equals(need(s, "size", w))) {
             size = -1;
         } else {
             size = u64(s, "size", w);
+            if (size == 0 || size == -1) {
+                throw corrupt(w + ".size " + Long.toUnsignedString(size) + " is not a segment size");
+            }
+        }
+        if (offset % 512 != 0 || (size != -1 && Long.remainderUnsigned(size, 512) != 0)) {
+            throw corrupt(w + ": offset " + Long.toUnsignedString(offset) + " or size " + Long.toUnsignedString(size)
+                    + " is not a multiple of 512");
+        }
+        List<String> flags = new ArrayList<>();
+        if (s.containsKey("flags")) {
+            for (Object f : array(s.get("flags"), w + ".flags")) {
+                flags.add(string(f, w + ".flags[]"));
+            }
+        }
+        if (Long.compareUnsigned(offset, minOffset) < 0) {
+            throw corrupt(w + ".offset " + Long.toUnsignedString(offset)
+                    + " lies inside the LUKS2 metadata and key slots (which end at " + minOffset + ")");
+        }
+        if (!type.equals("crypt")) {
+            return new Segment(id, type, offset, size, 0, null, 512, List.copyOf(flags));
         }
         long ivTweak = u64(s, "iv_tweak", w);
         String enc = string(need(s, "encryption", w), w + ".encryption");
@@ -296,39 +363,50 @@ final class Luks2Metadata {
         if (sectorSize < 512 || sectorSize > 4096 || Long.bitCount(sectorSize) != 1) {
             throw corrupt(w + ".sector_size " + sectorSize + " is not 512, 1024, 2048 or 4096");
         }
-        if (s.containsKey("integrity")) {
-            throw new UnsupportedVolumeException("LUKS2 " + w + ": integrity (dm-integrity) is not supported");
-        }
-        if (s.containsKey("flags")) {
-            List<Object> flags = array(s.get("flags"), w + ".flags");
-            for (Object f : flags) {
-                String name = string(f, w + ".flags[]");
-                throw new UnsupportedVolumeException("LUKS2 " + w + ": flag '" + name + "' is not supported");
-            }
-        }
         if (offset % sectorSize != 0) {
             throw corrupt(w + ".offset " + offset + " is not a multiple of its sector_size " + sectorSize);
         }
-        if (offset < minOffset) {
-            throw corrupt(w + ".offset " + offset + " lies inside the LUKS2 metadata and key slots (which end at "
-                    + minOffset + ")");
+        if (size != -1 && Long.remainderUnsigned(size, sectorSize) != 0) {
+            throw corrupt(w + ".size " + Long.toUnsignedString(size) + " is not a whole number of " + sectorSize
+                    + "-byte sectors");
         }
-        if (offset > dataSize) {
-            throw corrupt(w + ".offset " + offset + " lies beyond the end of the " + dataSize + "-byte image");
+        return new Segment(id, type, offset, size, ivTweak, enc, (int) sectorSize, List.copyOf(flags));
+    }
+
+    /**
+     * The segment a reader can open, checked against the data image: exactly one segment, of type
+     * {@code crypt}, no flags, no integrity, inside the image and a whole number of sectors.
+     */
+    Segment openableSegment(long dataSize) throws CorruptHeaderException,
+            UnsupportedVolumeException {
+        if (segments.size() > 1) {
+            throw new UnsupportedVolumeException("LUKS2 volume with " + segments.size()
+                    + " segments (a reencryption?) is not supported");
         }
-        if (size >= 0) {
-            if (size % sectorSize != 0) {
-                throw corrupt(w + ".size " + size + " is not a whole number of " + sectorSize + "-byte sectors");
-            }
-            if (size > dataSize - offset) {
-                throw corrupt(w + ".size " + size + " at offset " + offset + " reaches beyond the end of the "
-                        + dataSize + "-byte image");
-            }
-        } else if ((dataSize - offset) % sectorSize != 0) {
-            throw corrupt(w + ": the payload (" + (dataSize - offset) + " bytes) is not a whole number of "
-                    + sectorSize + "-byte sectors");
+        Segment g = segment();
+        String w = "segment " + g.id();
+        if (!g.type().equals("crypt")) {
+            throw new UnsupportedVolumeException("LUKS2 " + w + " of type '" + g.type() + "' is not supported (crypt)");
         }
-        return new Segment(id, offset, size, ivTweak, enc, (int) sectorSize);
+        if (!g.flags().isEmpty()) {
+            throw new UnsupportedVolumeException("LUKS2 " + w + ": flag '" + g.flags().get(0) + "' is not supported");
+        }
+        if (integrity.contains(g.id())) {
+            throw new UnsupportedVolumeException("LUKS2 " + w + ": integrity (dm-integrity) is not supported");
+        }
+        if (Long.compareUnsigned(g.offset(), dataSize) > 0) {
+            throw new CorruptHeaderException("LUKS2 metadata: " + w + ".offset " + Long.toUnsignedString(g.offset())
+                    + " lies beyond the end of the " + dataSize + "-byte image");
+        }
+        if (!g.dynamic() && Long.compareUnsigned(g.size(), dataSize - g.offset()) > 0) {
+            throw new CorruptHeaderException("LUKS2 metadata: " + w + ".size " + Long.toUnsignedString(g.size())
+                    + " at offset " + g.offset() + " reaches beyond the end of the " + dataSize + "-byte image");
+        }
+        if (g.dynamic() && (dataSize - g.offset()) % g.sectorSize() != 0) {
+            throw new CorruptHeaderException("LUKS2 metadata: " + w + ": the payload (" + (dataSize - g.offset())
+                    + " bytes) is not a whole number of " + g.sectorSize() + "-byte sectors");
+        }
+        return g;
     }
 
     private static Digest digest(int id, Map<String, Object> d) throws CorruptHeaderException,
@@ -397,15 +475,15 @@ final class Luks2Metadata {
         return Integer.parseInt(key);
     }
 
-    /** A uint64 written as a decimal string, below 2^63 (larger than any image). */
+    /** A uint64 written as a decimal string (returned as the unsigned bits of a long). */
     private static long u64(Map<String, Object> o, String key, String where) throws CorruptHeaderException {
         String s = string(need(o, key, where), where + "." + key);
         if (s.isEmpty() || s.length() > 20 || !s.chars().allMatch(c -> DIGITS.contains((char) c))) {
             throw corrupt(where + "." + key + " \"" + s + "\" is not an unsigned decimal integer");
         }
         BigInteger v = new BigInteger(s);
-        if (v.bitLength() > 63) {
-            throw corrupt(where + "." + key + " " + s + " is too large");
+        if (v.bitLength() > 64) {
+            throw corrupt(where + "." + key + " " + s + " overflows 64 bits");
         }
         return v.longValue();
     }

@@ -43,13 +43,13 @@ final class PayloadChannel implements SeekableByteChannel {
         WindowChannel w = new WindowChannel(data, offset, size);
         if (cipher.viaSectorSpec()) {
             int per = sectorSize / 512;
-            if (ivOffset % per != 0) {
+            if (Long.remainderUnsigned(ivOffset, per) != 0) {
                 throw new org.vectorjce.volumes.UnsupportedVolumeException("IV offset " + ivOffset
                         + " is not a whole number of " + sectorSize + "-byte sectors");
             }
             RawKey k = new RawKey(cipher.algorithm, key);
             try {
-                return new PayloadChannel(SectorChannel.open(w, cipher.spec, k, sectorSize, ivOffset / per, false),
+                return new PayloadChannel(SectorChannel.open(w, cipher.spec, k, sectorSize, Long.divideUnsigned(ivOffset, per), false),
                         null, w, sectorSize);
             } catch (GeneralSecurityException e) {
                 throw new org.vectorjce.volumes.UnsupportedVolumeException(cipher.spec + ": " + e.getMessage());

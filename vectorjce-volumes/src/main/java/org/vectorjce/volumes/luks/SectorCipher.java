@@ -94,14 +94,14 @@ final class SectorCipher {
      */
     Decryptor decryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
         int per = sectorSize / 512;
-        if (ivOffset % per != 0) {
+        if (Long.remainderUnsigned(ivOffset, per) != 0) {
             throw new UnsupportedVolumeException("IV offset " + Long.toUnsignedString(ivOffset) + " is not a whole number of "
                     + sectorSize + "-byte sectors");
         }
         RawKey k = new RawKey(algorithm, key);
         try {
             Cipher c = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", PROVIDER);
-            Decryptor d = new Decryptor(this, c, k, sectorSize, ivOffset / per);
+            Decryptor d = new Decryptor(this, c, k, sectorSize, Long.divideUnsigned(ivOffset, per));
             d.init(0); // checks the key and parameters once, here
             return d;
         } catch (InvalidKeyException e) {
