@@ -319,6 +319,8 @@ public final class TcryptVolume implements Closeable {
                 where.add(new long[] {backup ? hsize + BACKUP_OFFSET : 0, backup ? 1 : 0});
             }
             byte[] pw = KeyfilePool.password(passphrase, keyfiles, max);
+            boolean tried = false;
+            List<Long> zeros = new ArrayList<>();
             try {
                 if (where.stream().noneMatch(w -> w[0] >= 0 && w[0] <= hsize - 512)) {
                     throw new CorruptHeaderException("The " + hsize + "-byte image " + name() + " is too small for a "
@@ -332,12 +334,10 @@ public final class TcryptVolume implements Closeable {
                     byte[] sector = new byte[512];
                     readFully(hdr, at, ByteBuffer.wrap(sector));
                     if (allZero(sector)) {
-                        if (i + 1 < where.size()) {
-                            continue;
-                        }
-                        throw new CorruptHeaderException("No TrueCrypt/VeraCrypt header at byte " + at + " of " + name()
-                                + ": the sector is all zeros");
+                        zeros.add(at); // a header is never all zeros (its salt is random)
+                        continue;
                     }
+                    tried = true;
                     HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads);
                     if (m != null) {
                         return opened(img, m, at, KINDS[(int) where.get(i)[1]]);
@@ -345,6 +345,10 @@ public final class TcryptVolume implements Closeable {
                 }
             } finally {
                 Arrays.fill(pw, (byte) 0);
+            }
+            if (!tried) {
+                throw new CorruptHeaderException("No TrueCrypt/VeraCrypt header in " + name() + ": the sector at byte "
+                        + zeros.stream().map(String::valueOf).collect(Collectors.joining(" and at byte ")) + " is all zeros");
             }
             throw new WrongPassphraseException("no header opened with the password, keyfiles and PIM given");
         }

@@ -1,0 +1,275 @@
+package org.vectorjce.volumes.tcrypt;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
+import java.util.List;
+
+import org.bouncycastle.crypto.BlockCipher;
+import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.engines.TwofishEngine;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.WrongPassphraseException;
+
+/**
+ * Wrong secrets, damaged images and the trial search without hints: the documented exception
+ * with a message that names what failed and holds no secret, and the image untouched (bytes and
+ * modification time). Also the cascade payload against an independent XTS over Bouncy Castle's
+ * engines, and the command's exit codes.
+ */
+class TcryptBadInputTest {
+    static final String WRONG = "no header opened with the password, keyfiles and PIM given";
+
+    @TempDir
+    static Path tmp;
+    static Path dir;
+
+    @BeforeAll
+    static void unpack() throws Exception {
+        dir = TcryptImages.unpack(tmp);
+    }
+
+    static TcryptVolume.Builder at(String name, String pw) {
+        return TcryptVolume.at(dir.resolve(name)).passphrase(pw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Runs {@code open} on {@code image}, expecting {@code type}; checks the image did not change. */
+    static <T extends Throwable> T refused(Class<T> type, Path image, Executable open) throws Exception {
+        byte[] before = Files.readAllBytes(image);
+        FileTime mtime = Files.getLastModifiedTime(image);
+        T e = assertThrows(type, open);
+        assertArrayEquals(before, Files.readAllBytes(image), "image bytes changed");
+        assertEquals(mtime, Files.getLastModifiedTime(image), "image mtime changed");
+        String m = String.valueOf(e.getMessage());
+        for (String pw : List.of(TcryptImages.PASSWORD, TcryptImages.PASSWORD_HIDDEN, TcryptImages.PASSWORD_PIM)) {
+            assertFalse(m.contains(pw), m);
+        }
+        return e;
+    }
+
+    @Test
+    void wrongPasswordPimOrKeyfile() throws Exception {
+        Path tc = dir.resolve("tc_5-sha512-xts-aes");
+        assertEquals(WRONG, refused(WrongPassphraseException.class, tc,
+                () -> at("tc_5-sha512-xts-aes", "aaaaaaaaaaab").hash("sha512").cipher("aes").open()).getMessage());
+        Path pim = dir.resolve("vcpim_1_1234-sha256-xts-aes");
+        assertEquals(WRONG, refused(WrongPassphraseException.class, pim,
+                () -> at("vcpim_1_1234-sha256-xts-aes", TcryptImages.PASSWORD_PIM).pim(1233).hash("sha256").cipher("aes")
+                        .open()).getMessage());
+        Path kf = dir.resolve("vck_1-sha512-xts-aes");
+        assertEquals(WRONG, refused(WrongPassphraseException.class, kf,
+                () -> at("vck_1-sha512-xts-aes", TcryptImages.PASSWORD).keyFile(dir.resolve("keyfile1")).hash("sha512")
+                        .cipher("aes").open()).getMessage());
+        refused(NoSuchFileException.class, kf, () -> at("vck_1-sha512-xts-aes", TcryptImages.PASSWORD)
+                .keyFile(dir.resolve("no-such-keyfile")));
+        // no hidden volume in this image: the "header" at 64 KiB is payload, and nothing opens it
+        assertEquals(WRONG, refused(WrongPassphraseException.class, tc,
+                () -> at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).hidden(true).hash("sha512").cipher("aes").open())
+                .getMessage());
+    }
+
+    @Test
+    void hintsThatNameNothingAreRefused() throws Exception {
+        Path tc = dir.resolve("tc_5-sha512-xts-aes");
+        assertTrue(refused(UnsupportedVolumeException.class, tc,
+                () -> at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).hash("xxxx").open()).getMessage().contains("xxxx"));
+        assertTrue(refused(UnsupportedVolumeException.class, tc,
+                () -> at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).hash("sha512").cipher("xxx").open()).getMessage()
+                .contains("xxx"));
+    }
+
+    @Test
+    void truncatedAndZeroedImages() throws Exception {
+        byte[] img = Files.readAllBytes(dir.resolve("tc_5-sha512-xts-aes"));
+        Path small = Files.write(tmp.resolve("small"), Arrays.copyOf(img, 300));
+        assertTrue(refused(CorruptHeaderException.class, small,
+                () -> TcryptVolume.at(small).passphrase(TcryptImages.PASSWORD.getBytes()).open()).getMessage()
+                .contains("too small"));
+        // the header opens, but its payload (131072 + 36864 bytes) is not all in the image
+        Path cut = Files.write(tmp.resolve("cut"), Arrays.copyOf(img, 140_000));
+        String m = refused(CorruptHeaderException.class, cut,
+                () -> TcryptVolume.at(cut).passphrase(TcryptImages.PASSWORD.getBytes()).hash("sha512").cipher("aes").open())
+                .getMessage();
+        assertTrue(m.contains("outside"), m);
+        Path zero = Files.write(tmp.resolve("zero"), new byte[img.length]);
+        assertTrue(refused(CorruptHeaderException.class, zero,
+                () -> TcryptVolume.at(zero).passphrase(TcryptImages.PASSWORD.getBytes()).open()).getMessage()
+                .contains("all zeros"));
+        // backup header: 128 KiB before the end, where this image has it
+        try (TcryptVolume v = at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).backupHeader(true).hash("sha512")
+                .cipher("aes").open()) {
+            assertEquals("backup", v.info().headerKind());
+            assertEquals("DEAD-BABE", org.vectorjce.volumes.TestImages.fatSerial(first(v.payload())));
+        }
+    }
+
+    /** Without hints every row and chain is tried, on all cores; the first that opens wins. */
+    @Test
+    void unhintedTrials() throws Exception {
+        try (TcryptVolume v = at("tc_5-sha512-xts-aes-twofish", TcryptImages.PASSWORD).open()) {
+            assertEquals("twofish-aes", v.info().chain());
+            assertEquals("sha512", v.info().hash());
+            assertEquals(1000, v.info().iterations());
+        }
+        for (int threads : new int[] {1, 2}) {
+            try (TcryptVolume v = at("vc_1-sha256-xts-aes", TcryptImages.PASSWORD).threads(threads).open()) {
+                assertEquals("aes", v.info().chain());
+                assertEquals("sha256", v.info().hash());
+                assertEquals(500_000, v.info().iterations());
+                assertEquals("DEAD-BABE", org.vectorjce.volumes.TestImages.fatSerial(first(v.payload())));
+            }
+        }
+        UnsupportedVolumeException e = refused(UnsupportedVolumeException.class,
+                dir.resolve("vc_1-sha512-xts-kuznyechik-camellia"),
+                () -> at("vc_1-sha512-xts-kuznyechik-camellia", TcryptImages.PASSWORD).open());
+        assertTrue(e.getMessage().contains("Kuznyechik"), e.getMessage());
+        // every TrueCrypt row and chain tried (VeraCrypt's off, as --disable-veracrypt), none opens
+        assertEquals(WRONG, refused(WrongPassphraseException.class, dir.resolve("tc_4-sha512-xts-twofish"),
+                () -> at("tc_4-sha512-xts-twofish", "wrong").veracrypt(false).open()).getMessage());
+        // a VeraCrypt volume is not a TrueCrypt one
+        assertEquals(WRONG, refused(WrongPassphraseException.class, dir.resolve("vc_1-sha512-xts-aes"),
+                () -> at("vc_1-sha512-xts-aes", TcryptImages.PASSWORD).veracrypt(false).open()).getMessage());
+    }
+
+    static byte[] first(SeekableByteChannel p) throws Exception {
+        ByteBuffer b = ByteBuffer.allocate(512);
+        p.position(0).read(b);
+        return b.array();
+    }
+
+    /**
+     * The AES-Twofish cascade's whole payload against XTS written here over Bouncy Castle's AES and
+     * Twofish engines (not the provider): AES first, then Twofish, on each 512-byte unit numbered
+     * from the header's data offset; cryptsetup's volume key layout (Twofish K1 ‖ K2, AES K1 ‖ K2).
+     */
+    @Test
+    void cascadePayloadEqualsAnIndependentXts() throws Exception {
+        Path f = dir.resolve("tc_5-sha512-xts-aes-twofish");
+        try (TcryptVolume v = at("tc_5-sha512-xts-aes-twofish", TcryptImages.PASSWORD).hash("sha512").cipher("aes").open()) {
+            byte[] key = v.volumeKey();
+            TcryptInfo info = v.info();
+            byte[] img = Files.readAllBytes(f);
+            byte[] want = Arrays.copyOfRange(img, (int) info.payloadOffset(), (int) (info.payloadOffset() + info.payloadSize()));
+            for (int u = 0; u < want.length / 512; u++) {
+                xtsDecrypt(new AESEngine(), Arrays.copyOfRange(key, 64, 128), want, u * 512, info.ivOffset() + u);
+                xtsDecrypt(new TwofishEngine(), Arrays.copyOfRange(key, 0, 64), want, u * 512, info.ivOffset() + u);
+            }
+            SeekableByteChannel p = v.payload();
+            ByteBuffer got = ByteBuffer.allocate(want.length);
+            // odd reads across unit boundaries
+            for (int n = 1; got.hasRemaining(); n = n * 3 + 7) {
+                ByteBuffer part = got.slice().limit(Math.min(n, got.remaining()));
+                int r = p.read(part);
+                got.position(got.position() + r);
+            }
+            assertArrayEquals(want, got.array());
+            assertEquals(-1, p.read(ByteBuffer.allocate(1)));
+            assertThrows(NonWritableChannelException.class, () -> p.write(ByteBuffer.allocate(512)));
+            Arrays.fill(key, (byte) 0);
+        }
+    }
+
+    static void xtsDecrypt(BlockCipher engine, byte[] key, byte[] buf, int off, long unit) {
+        BlockCipher tweak = engine instanceof AESEngine ? new AESEngine() : new TwofishEngine();
+        engine.init(false, new KeyParameter(Arrays.copyOfRange(key, 0, 32)));
+        tweak.init(true, new KeyParameter(Arrays.copyOfRange(key, 32, 64)));
+        byte[] t = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            t[i] = (byte) (unit >>> (8 * i));
+        }
+        tweak.processBlock(t, 0, t, 0);
+        for (int b = off; b < off + 512; b += 16) {
+            for (int i = 0; i < 16; i++) {
+                buf[b + i] ^= t[i];
+            }
+            engine.processBlock(buf, b, buf, b);
+            for (int i = 0; i < 16; i++) {
+                buf[b + i] ^= t[i];
+            }
+            int carry = 0;
+            for (int i = 0; i < 16; i++) {
+                int x = t[i] & 0xff;
+                t[i] = (byte) (x << 1 | carry);
+                carry = x >>> 7;
+            }
+            if (carry != 0) {
+                t[0] ^= (byte) 0x87;
+            }
+        }
+    }
+
+    record Result(int rc, String out, String err) {
+    }
+
+    static Result command(String stdin, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int rc = new TcryptCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                null).run(args);
+        return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void commandExitCodesAndDecrypt() throws Exception {
+        String img = dir.resolve("tc_5-sha512-xts-aes-twofish").toString();
+        Result r = command("wrong\n", "volume", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
+        assertEquals(2, r.rc());
+        assertEquals("No header opened with the password, keyfiles and PIM given.\n", r.err());
+        r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
+        assertEquals(0, r.rc(), r.err());
+        r = command("", "info", "--type", "tcrypt", dir.resolve("none").toString());
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "--dump-volume-key", img);
+        assertEquals(1, r.rc(), "no terminal, no -q: refused");
+        r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", dir.resolve("vc_1-sha512-xts-camellia").toString(),
+                "-h", "sha512", "-c", "camellia");
+        assertEquals(1, r.rc());
+        assertTrue(r.err().contains("Camellia") && r.err().lines().count() == 1, r.err());
+        Path out = tmp.resolve("plain.img");
+        r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", "--hash=sha512", img, out.toString());
+        assertEquals(0, r.rc(), r.err());
+        try (TcryptVolume v = at("tc_5-sha512-xts-aes-twofish", TcryptImages.PASSWORD).hash("sha512").cipher("aes").open()) {
+            assertEquals(v.payloadSize(), Files.size(out));
+            ByteBuffer b = ByteBuffer.allocate((int) v.payloadSize());
+            v.payload().read(b);
+            assertArrayEquals(b.array(), Files.readAllBytes(out));
+        }
+        r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", img, out.toString());
+        assertEquals(1, r.rc(), "an existing OUT is refused");
+        r = command("x\n", "test", "--type", "tcrypt", "--veracrypt-pim", "-3", img);
+        assertEquals(1, r.rc());
+    }
+
+    @Test
+    void closedVolumeWipesAndRefuses() throws Exception {
+        TcryptVolume v = at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).hash("sha512").cipher("aes").open();
+        SeekableByteChannel p = v.payload();
+        v.close();
+        assertFalse(p.isOpen());
+        assertThrows(IllegalStateException.class, v::volumeKey);
+        assertFalse(v.toString().matches(".*[0-9a-f]{32}.*"), v.toString());
+    }
+}
