@@ -340,7 +340,7 @@ public final class TcryptVolume implements Closeable {
                     tried = true;
                     HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads);
                     if (m != null) {
-                        return opened(img, m, at, KINDS[(int) where.get(i)[1]]);
+                        return opened(img, hdr != img, m, at, KINDS[(int) where.get(i)[1]]);
                     }
                 }
             } finally {
@@ -355,10 +355,10 @@ public final class TcryptVolume implements Closeable {
 
         private static final String[] KINDS = {"normal", "backup", "hidden", "hidden backup", "system"};
 
-        private TcryptVolume opened(SeekableByteChannel img, HeaderSearch.Match m, long at, String kind)
+        private TcryptVolume opened(SeekableByteChannel img, boolean separateHeader, HeaderSearch.Match m, long at,
+                String kind)
                 throws IOException, VolumeException {
             TcryptHeader h = m.header();
-            boolean ok = false;
             try {
                 Chain c = m.chain();
                 String bad = c.unsupportedCipher();
@@ -379,7 +379,14 @@ public final class TcryptVolume implements Closeable {
                 long isize = img.size();
                 long offset, size, iv;
                 boolean xts = c.mode() == Chain.Mode.XTS;
-                if (system) {
+                if (system && separateHeader) {
+                    // The header from the drive (--header), the image a copy of the encrypted
+                    // partition: the header's data offset is the partition's place on the drive, so
+                    // the image starts there and its data units count from it (cryptsetup's "one
+                    // partition image, header is the original partition").
+                    offset = 0;
+                    size = h.volumeSize;
+                } else if (system) {
                     // A whole drive image: the header's data offset and size are the encrypted area's
                     // place on the drive, and the data units count from the drive's start (cryptsetup
                     // maps "the whole encrypted area" when it knows no partition).
@@ -396,7 +403,7 @@ public final class TcryptVolume implements Closeable {
                 if (size == 0 && !hidden) {
                     size = isize - offset; // TrueCrypt 4 headers leave the size 0: the rest of the image
                 }
-                iv = xts ? offset / 512 : 0;
+                iv = !xts ? 0 : system ? h.dataOffset / 512 : offset / 512;
                 if (offset % 512 != 0 || size % 512 != 0 || size <= 0) {
                     throw new CorruptHeaderException("The " + kind + " header's payload (offset " + offset + ", "
                             + size + " bytes) is not a whole number of 512-byte sectors");
@@ -411,14 +418,9 @@ public final class TcryptVolume implements Closeable {
                         h.sectorSize, h.dataOffset, h.volumeSize, h.hiddenVolumeSize, k.name(), k.hashName(),
                         k.argon2() ? m.argon2Cost()[0] : m.iterations(), k.argon2() ? m.argon2Cost()[1] : 0,
                         c.name(), c.mode().cryptsetupName, c.keySize() * 8, offset, size, iv);
-                TcryptVolume v = new TcryptVolume(img, channel == null, info, c, h.keys.clone());
-                ok = true;
-                return v;
+                return new TcryptVolume(img, channel == null, info, c, h.keys.clone());
             } finally {
-                h.wipe();
-                if (!ok) {
-                    h.wipe();
-                }
+                h.wipe(); // the volume holds its own copy of the key area
             }
         }
 

@@ -112,6 +112,35 @@ class TcryptImagesTest {
         }
     }
 
+    /**
+     * A system partition copied out of its drive, opened with the drive as {@code --header}: the
+     * header's data offset is the partition's place on the drive, so the copy's data units count
+     * from there (cryptsetup's [PART+IMG] mapping of tcrypt-compat-test).
+     */
+    @Test
+    void systemPartitionCopyWithTheDriveAsHeader() throws Exception {
+        for (String name : List.of("sys_vc_1_mbr_part-sha256-xts-aes", "sys_vc_1_gpt_part-sha512-xts-aes")) {
+            Path drive = dir.resolve(name);
+            TcryptImages.Image im = TcryptImages.Image.of(name);
+            long off, size;
+            try (TcryptVolume v = builder(drive, im, false).open()) {
+                off = v.info().mkOffset();
+                size = v.info().volumeSize();
+            }
+            Path part = tmp.resolve(name + ".part");
+            try (var in = java.nio.channels.FileChannel.open(drive);
+                    var out = java.nio.channels.FileChannel.open(part, java.nio.file.StandardOpenOption.CREATE_NEW,
+                            java.nio.file.StandardOpenOption.WRITE)) {
+                in.transferTo(off, size, out);
+            }
+            try (TcryptVolume v = builder(part, im, false).header(drive).open()) {
+                assertEquals(0, v.info().payloadOffset());
+                assertEquals(off / 512, v.info().ivOffset());
+                assertEquals(Integer.toHexString(TcryptImages.SERIAL_NORMAL), Integer.toHexString(fatAt(v.payload(), 0)));
+            }
+        }
+    }
+
     static String n(Path f) {
         return f.getFileName().toString();
     }
