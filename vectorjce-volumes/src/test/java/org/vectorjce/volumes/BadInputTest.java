@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -216,6 +217,24 @@ class BadInputTest {
         b[16000] ^= 1;
         b[16384 + 16000] ^= 1;
         refused(CorruptHeaderException.class, image(b), "No valid LUKS2 header", "compatkey");
+    }
+
+    /** A copy whose checksum is right but whose JSON is invalid: the other copy is used, and that is reported. */
+    @Test
+    void luks2BadJsonInOneCopyFallsBackToTheOther() throws Exception {
+        Path p = image(luks2);
+        byte[] b = Files.readAllBytes(p);
+        byte[] bad = json.replace("\"sector_size\":512", "\"sector_size\":1000").getBytes(StandardCharsets.UTF_8);
+        java.util.Arrays.fill(b, 4096, 16384, (byte) 0);
+        System.arraycopy(bad, 0, b, 4096, bad.length);
+        ByteBuffer.wrap(b).putLong(16, 20); // the newer copy, so it is tried first
+        TestImages.resum(b, 0, 16384);
+        Files.write(p, b);
+        try (LuksVolume v = LuksVolume.at(p).passphrase("compatkey".toCharArray()).keySlot(0).open()) {
+            String w = String.join("; ", v.info().warnings());
+            assertTrue(w.contains("sector_size 1000") && w.contains("using the secondary header"), w);
+            assertEquals(9, v.info().epoch());
+        }
     }
 
     /** The newer seqid wins when the copies differ. */

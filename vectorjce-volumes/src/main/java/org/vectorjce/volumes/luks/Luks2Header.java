@@ -33,7 +33,9 @@ import org.vectorjce.volumes.kdf.HashAlgorithm;
  * 16 KiB..4 MiB (powers of two); the secondary copy follows the primary at {@code hdr_size}.
  * The primary's {@code hdr_size} says where to look; when the primary is bad, the secondary is
  * looked for at every allowed offset, as cryptsetup does. The valid copy with the highest
- * {@code seqid} wins; a copy that fails its checksum is reported in {@link #warnings}.
+ * {@code seqid} wins; a copy that fails its checksum is reported in {@link #warnings}. When the
+ * winner's JSON then fails validation and the other copy differs, the other is tried
+ * ({@link LuksVolume}), as cryptsetup recovers from a damaged copy.
  */
 final class Luks2Header {
     static final int BINARY = 4096;
@@ -45,9 +47,17 @@ final class Luks2Header {
     final String label, checksumAlg, uuid, subsystem;
     final String json;
     final List<String> warnings;
+    /** The other copy, when it is valid too and its JSON differs (a fallback if this one's JSON is bad). */
+    final Luks2Header other;
 
     private Luks2Header(long hdrSize, long seqid, long offset, String label, String checksumAlg, String uuid,
             String subsystem, String json, List<String> warnings) {
+        this(hdrSize, seqid, offset, label, checksumAlg, uuid, subsystem, json, warnings, null);
+    }
+
+    private Luks2Header(long hdrSize, long seqid, long offset, String label, String checksumAlg, String uuid,
+            String subsystem, String json, List<String> warnings, Luks2Header other) {
+        this.other = other;
         this.hdrSize = hdrSize;
         this.seqid = seqid;
         this.offset = offset;
@@ -133,8 +143,23 @@ final class Luks2Header {
         } else {
             use = primary != null ? primary : secondary;
         }
+        Luks2Header other = null;
+        if (primary != null && secondary != null && !primary.json.equals(secondary.json)) {
+            other = use == primary ? secondary : primary;
+        }
         return new Luks2Header(use.hdrSize, use.seqid, use.offset, use.label, use.checksumAlg, use.uuid,
-                use.subsystem, use.json, List.copyOf(warnings));
+                use.subsystem, use.json, List.copyOf(warnings), other);
+    }
+
+    /** This header with {@code warning} added (and no fallback). */
+    Luks2Header withWarning(String warning) {
+        List<String> w = new ArrayList<>(warnings);
+        w.add(warning);
+        return new Luks2Header(hdrSize, seqid, offset, label, checksumAlg, uuid, subsystem, json, List.copyOf(w));
+    }
+
+    String which() {
+        return offset == 0 ? "primary" : "secondary";
     }
 
     private static Luks2Header copy(Image img, long at, boolean primary) throws IOException, Bad,

@@ -191,7 +191,22 @@ public final class LuksVolume implements Closeable {
                 }
                 throw e;
             }
-            Luks2Metadata m = Luks2Metadata.parse(h, header.size, data.size, header != data);
+            Luks2Metadata m;
+            try {
+                m = Luks2Metadata.parse(h, header.size, data.size, header != data);
+            } catch (CorruptHeaderException e) {
+                if (h.other == null) {
+                    throw e;
+                }
+                Luks2Header o = h.other;
+                try {
+                    m = Luks2Metadata.parse(o, header.size, data.size, header != data);
+                } catch (CorruptHeaderException | org.vectorjce.volumes.UnsupportedVolumeException ignored) {
+                    throw e;
+                }
+                h = o.withWarning("The " + h.which() + " LUKS2 header's metadata is invalid (" + e.getMessage()
+                        + "): using the " + o.which() + " header");
+            }
             return new Luks2Layout(h, m, header, data);
         }
         throw new CorruptHeaderException(header.name + " is not a LUKS volume (no LUKS magic)");
