@@ -1,15 +1,12 @@
 package org.vectorjce.volumes.kdf;
 
-import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
-import org.bouncycastle.crypto.params.Argon2Parameters;
-
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
 
 /**
  * Argon2i and Argon2id (RFC 9106, version 0x13, as LUKS2 key slots use them: {@code time},
- * {@code memory} in KiB, {@code cpus} lanes, no secret or associated data), on Bouncy Castle's
- * {@code Argon2BytesGenerator}, which runs the lanes one after another: correct first, speed later.
+ * {@code memory} in KiB, {@code cpus} lanes, no secret or associated data), on {@link Argon2Engine},
+ * which runs the lanes of each slice on up to as many threads as there are processors.
  *
  * <p>Bounds, checked before any memory is taken: memory at most 4 GiB (cryptsetup's limit) and at
  * least 8 KiB per lane (RFC 9106 section 3.1); lanes 1..2^24-1; time ≥ 1; and the work, time ×
@@ -53,8 +50,8 @@ public final class Argon2 {
     public static byte[] derive(String what, Type type, byte[] password, byte[] salt, long time, long memoryKib,
             long lanes, int length) throws VolumeException {
         checkParameters(what, time, memoryKib, lanes);
-        // The generator holds memory KiB of 1 KiB blocks (plus their objects: about 1.05x).
-        long need = memoryKib * 1024L + memoryKib * 48L;
+        // The engine holds memory KiB of 1 KiB blocks in one long[] per lane, and little else.
+        long need = memoryKib * 1024L + (1 << 20);
         Runtime rt = Runtime.getRuntime();
         long available = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
         if (need > available) {
@@ -66,26 +63,16 @@ public final class Argon2 {
             throw new VolumeException(what + " needs " + (memoryKib / 1024) + " MiB for Argon2 but the Java heap has "
                     + (available / (1024 * 1024)) + " MiB free: run java with -Xmx" + xmxMiB + "m or more");
         }
-        Argon2Parameters p = new Argon2Parameters.Builder(type == Type.ARGON2I
-                ? Argon2Parameters.ARGON2_i : Argon2Parameters.ARGON2_id)
-                .withVersion(Argon2Parameters.ARGON2_VERSION_13)
-                .withIterations((int) time)
-                .withMemoryAsKB((int) memoryKib)
-                .withParallelism((int) lanes)
-                .withSalt(salt)
-                .build();
         byte[] out = new byte[length];
+        int threads = (int) Math.min(lanes, Runtime.getRuntime().availableProcessors());
         try {
-            Argon2BytesGenerator g = new Argon2BytesGenerator();
-            g.init(p);
-            g.generateBytes(password, out);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new VolumeException(what + ": Bouncy Castle's Argon2 refused the parameters: " + e.getMessage());
+            Argon2Engine.derive(type == Type.ARGON2I ? Argon2Engine.ARGON2_I : Argon2Engine.ARGON2_ID, password, salt,
+                    new byte[0], new byte[0], (int) time, (int) memoryKib, (int) lanes, out, threads);
+        } catch (IllegalArgumentException e) {
+            throw new VolumeException(what + ": Argon2 parameters outside RFC 9106's ranges");
         } catch (OutOfMemoryError e) {
             throw new VolumeException(what + " needs " + (memoryKib / 1024) + " MiB for Argon2: the Java heap ran out;"
                     + " run java with a larger -Xmx");
-        } finally {
-            p.clear();
         }
         return out;
     }
