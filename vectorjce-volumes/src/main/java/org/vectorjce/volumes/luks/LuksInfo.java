@@ -74,17 +74,34 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
         if (version == 2) {
             b.append("Tokens:        \t").append(tokens).append('\n');
         }
+        if (version == 1) {
+            // as cryptsetup's LUKS1 dump: all eight slots
+            for (int id = 0; id < 8; id++) {
+                Optional<LuksKeySlot> ks = keySlot(id);
+                if (ks.isEmpty()) {
+                    b.append("Key Slot ").append(id).append(": DISABLED\n");
+                    continue;
+                }
+                LuksKeySlot k = ks.get();
+                b.append("Key Slot ").append(id).append(": ENABLED\n");
+                b.append("\tIterations:         \t").append(k.iterations()).append('\n');
+                b.append("\tKey material offset:\t").append(k.areaOffset() / 512).append('\n');
+                b.append("\tAF stripes:            \t").append(k.stripes()).append('\n');
+            }
+            for (String w : warnings) {
+                b.append("Warning: ").append(w).append('\n');
+            }
+            return b.toString();
+        }
         b.append("Keyslots:\n");
         for (LuksKeySlot k : keySlots) {
-            b.append("  ").append(k.id()).append(": ").append(version == 2 ? "luks2" : "ENABLED").append('\n');
+            b.append("  ").append(k.id()).append(": luks2\n");
             b.append("\tKey:        ").append(k.keyBits()).append(" bits\n");
-            if (version == 2) {
-                b.append("\tPriority:   ").append(switch (k.priority()) {
-                    case 0 -> "ignored";
-                    case 2 -> "prefer";
-                    default -> "normal";
-                }).append('\n');
-            }
+            b.append("\tPriority:   ").append(switch (k.priority()) {
+                case 0 -> "ignored";
+                case 2 -> "prefer";
+                default -> "normal";
+            }).append('\n');
             b.append("\tCipher:     ").append(k.encryption()).append('\n');
             b.append("\tCipher key: ").append(k.areaKeyBits()).append(" bits\n");
             b.append("\tPBKDF:      ").append(k.kdf()).append('\n');
