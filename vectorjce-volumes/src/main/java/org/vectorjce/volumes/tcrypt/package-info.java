@@ -20,8 +20,6 @@
  *       encryption); a partition copy of a whole-drive encryption has no offset to count its data
  *       units from.</li>
  *   <li>Keyfile folders, security tokens and VeraCrypt's keyfile-search paths: a keyfile is a file.</li>
- *   <li>Constant time: the header trials and the payload use the provider's kernels, whose table
- *       lookups are not constant-time (see the provider's documentation).</li>
  * </ul>
  */
 package org.vectorjce.volumes.tcrypt;
