@@ -184,6 +184,12 @@ public final class Main {
                 out.printf("    %-24s %-5s %s%n", e.getKey(), VectorJce.isConstantTime(alg, e.getKey()) ? "[ct]" : "",
                         e.getValue() == null ? "available" : "declined: " + e.getValue());
             }
+            if (alg.equals("Twofish")) {
+                String path = TwofishPath.describe();
+                if (path != null) {
+                    out.println("    " + TwofishPath.KERNEL + " batch path (-Dvectorjce.twofish16.path=auto|fused|split): " + path);
+                }
+            }
         }
         return 0;
     }

@@ -85,6 +85,13 @@ final class Speed {
                     }
                 }
             }
+            if (alg.equals("Twofish") && TwofishPath.describe() != null) {
+                // The 16-way kernel's warm-up of its fused batch (started by the bulk above) runs
+                // on another thread: wait for its outcome, so the rows time what serves from then on.
+                err.println("  waiting for the twofish-vec512-16way fused batch's warm-up, if one runs...");
+                TwofishPath.awaitWarmUps(25_000);
+                out.println("# " + TwofishPath.KERNEL + " batch path: " + TwofishPath.describe());
+            }
             for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
                 if (onlyMode != null && !onlyMode.equals(mode)) {
                     continue;
@@ -265,7 +272,8 @@ final class Speed {
     /** The kernel a key gets now, marked [ct] when its block function is constant-time. */
     static String kernelLabel(String alg) {
         String k = VectorJce.kernelFor(alg, VectorJce.constantTimeByProperty());
-        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "");
+        String path = k.equals(TwofishPath.KERNEL) ? TwofishPath.label() : null;
+        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "") + (path == null ? "" : " (" + path + ")");
     }
 
     /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */

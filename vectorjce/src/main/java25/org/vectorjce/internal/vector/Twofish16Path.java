@@ -78,7 +78,7 @@ public final class Twofish16Path {
     static final int PRIME_CALLS = 32;
 
     /** The timed calls of a warm-up, in one direction. */
-    interface Probe {
+    public interface Probe {
         /** One split 8 KiB call; its time in ns. */
         long split();
 
