@@ -150,6 +150,42 @@ class ConstantTimePolicyTest {
     }
 
     /**
+     * {@code twofish-vec512-16way}'s fused batch path ({@code -Dvectorjce.twofish16.path}) changes
+     * nothing the policy sees: the same kernels admitted, the same padding of every short call, no
+     * table kernel reachable, correct results with the fallback's tables wiped — on either path.
+     */
+    @org.junit.jupiter.api.TestFactory
+    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> admitsTheFusedPathAsTheSplitOne() {
+        List<String> ct = expected("Twofish");
+        Assumptions.assumeTrue(ct.contains("twofish-vec512-16way"), "twofish-vec512-16way does not run here");
+        return java.util.stream.Stream.of("split", "fused").map(path -> org.junit.jupiter.api.DynamicTest.dynamicTest(path, () ->
+                ContractSupport.withProperty("vectorjce.twofish16.path", path, () -> {
+                    assertEquals(ct, VectorJce.constantTimeKernels("Twofish"), path + " path");
+                    assertTrue(VectorJce.isConstantTime("Twofish", "twofish-vec512-16way"));
+                    ContractSupport.withKernel("Twofish", "twofish-vec512-16way", () -> {
+                        Random rnd = new Random(43);
+                        for (Spec s : ContractSupport.specs()) {
+                            if (!s.alg().equals("Twofish")) {
+                                continue;
+                            }
+                            byte[] key = ContractSupport.key(rnd, s.keyLengths()[1]);
+                            byte[] iv = ContractSupport.ivFor(s, rnd);
+                            Cipher c = Cipher.getInstance(s.transformation(), CT);
+                            for (int blocks : new int[] {1, 11, 33, 70}) {
+                                byte[] in = ContractSupport.bytes(rnd, 16 * blocks);
+                                ContractSupport.init(c, s, Cipher.ENCRYPT_MODE, key, iv);
+                                assertArrayEquals(ContractSupport.oneShot(s, true, key, iv, in), c.doFinal(in),
+                                        s + ", " + blocks + " blocks, policy on, " + path + " path");
+                            }
+                            assertNoTableKernel(s, Cipher.ENCRYPT_MODE, key, iv);
+                            assertNoTableKernel(s, Cipher.DECRYPT_MODE, key, iv);
+                        }
+                        wipedFallbackStillCorrect("twofish-vec512-16way");
+                    });
+                })));
+    }
+
+    /**
      * Behaviour, not only the flag: under the policy a Twofish vector kernel's table fallback is
      * never used — with the fallback's tables wiped, 1 to 32 blocks still encrypt and decrypt
      * correctly. For every constant-time Twofish kernel that runs here.
@@ -157,7 +193,11 @@ class ConstantTimePolicyTest {
     @org.junit.jupiter.api.TestFactory
     java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> shortCallsNeverReachTheTableFallback() {
         return expected("Twofish").stream().map(name -> org.junit.jupiter.api.DynamicTest.dynamicTest(name, () ->
-                ContractSupport.withKernel("Twofish", name, () -> {
+                ContractSupport.withKernel("Twofish", name, () -> wipedFallbackStillCorrect(name))));
+    }
+
+    /** With the kernel's fallback tables wiped, 1 to 33 blocks under the policy still come out right. */
+    private static void wipedFallbackStillCorrect(String name) throws Exception {
                     Random rnd = new Random(41);
                     byte[] key = ContractSupport.bytes(rnd, 32);
                     org.vectorjce.internal.kernel.KernelFactory f = org.vectorjce.internal.kernel.Kernels.select("Twofish", true);
@@ -180,6 +220,5 @@ class ConstantTimePolicyTest {
                         k.decryptBlocks(got, 0, got, 0, blocks);
                         assertArrayEquals(in, got, name + ", " + blocks + " blocks decrypted under the policy");
                     }
-                })));
     }
 }

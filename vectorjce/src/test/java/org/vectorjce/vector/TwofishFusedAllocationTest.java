@@ -1,0 +1,163 @@
+package org.vectorjce.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.Random;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.twofish.TwofishTable;
+
+/**
+ * {@code twofish-vec512-16way}'s fused batch once C2 has it: it allocates nothing per call, and the
+ * JVM's own warm-up switches every auto kernel to it. Runs in a JVM of its own (surefire execution
+ * "allocation-fused", with the warm-up's gate lowered to 1 MiB by
+ * {@code vectorjce.twofish16.warmupAfterMiB}): the fused code runs interpreted for a while, and when
+ * it shared the "allocation" JVM, {@code twofish-vec128-ct} tested after it stayed boxed. Both waits
+ * are bounded (C2 compiles the fused methods within ~1-3 s here).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TwofishFusedAllocationTest {
+    private static final String NAME = "twofish-vec512-16way";
+    private static final String PATH = "org.vectorjce.internal.vector.Twofish16Path";
+
+    @BeforeEach
+    void needsTheKernelAndALowGate() {
+        Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
+        String why = factory().unavailableReason();
+        Assumptions.assumeTrue(why == null, () -> NAME + " not available here: " + why);
+        Assumptions.assumeTrue(System.getProperty("vectorjce.twofish16.warmupAfterMiB") != null,
+                "run through the pom's allocation-fused execution");
+    }
+
+    private static KernelFactory factory() {
+        return Kernels.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
+    }
+
+    private static String call(String method) throws Exception {
+        return (String) Class.forName(PATH).getMethod(method).invoke(null);
+    }
+
+    /** The real switch: auto kernels cross the (lowered) gate, the daemon warm-up qualifies the fused code, both directions flip. */
+    @Test
+    @Order(1)
+    void theWarmUpSwitchesAutoKernelsToTheFusedPath() throws Exception {
+        Random r = new Random(3);
+        byte[] key = new byte[32];
+        r.nextBytes(key);
+        BlockKernel k = factory().create(key.clone());
+        BlockKernel ref = TwofishTable.twoWay(key);
+        byte[] in = new byte[8192], want = new byte[in.length], got = new byte[in.length];
+        r.nextBytes(in);
+        ref.encryptBlocks(in, 0, want, 0, 512);
+        assertEquals("split", call("label"));
+        long giveUp = System.nanoTime() + 25_000_000_000L;
+        int calls = 0;
+        while (!call("label").equals("fused") && System.nanoTime() < giveUp) {
+            k.encryptBlocks(in, 0, got, 0, 512);
+            assertArrayEquals(want, got, "encrypt, call " + calls);
+            k.decryptBlocks(want, 0, got, 0, 512);
+            assertArrayEquals(in, got, "decrypt, call " + calls);
+            calls++;
+        }
+        String d = call("describe");
+        System.out.println("[twofish16] after " + calls + " calls: " + d);
+        assertEquals("fused", call("label"), d);
+        assertTrue(d.contains("encryption: fused since") && d.contains("decryption: fused since"), d);
+        k.encryptBlocks(in, 0, got, 0, 512);
+        assertArrayEquals(want, got, "encrypt, fused");
+        k.decryptBlocks(want, 0, got, 0, 512);
+        assertArrayEquals(in, got, "decrypt, fused");
+    }
+
+    /** The fused path (now serving, compiled) allocates nothing per call, kernel and JCA. */
+    @Test
+    @Order(2)
+    void theFusedPathAllocatesNothing() throws Exception {
+        Assumptions.assumeTrue(call("label").equals("fused"), "the switch did not happen (see the test before)");
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+        BlockKernel k = factory().create(new byte[16]);
+        byte[] buf = new byte[64 * 16], out = new byte[buf.length];
+        Cipher ctr = Cipher.getInstance("Twofish/CTR/NoPadding", new VectorJceProvider());
+        Cipher xts = Cipher.getInstance("Twofish/XTS/NoPadding", new VectorJceProvider());
+        SecretKeySpec k1 = new SecretKeySpec(new byte[16], "Twofish");
+        byte[] xk = new byte[64];
+        xk[0] = 1;
+        SecretKeySpec k2 = new SecretKeySpec(xk, "Twofish");
+        IvParameterSpec iv = new IvParameterSpec(new byte[16]);
+        ctr.init(Cipher.ENCRYPT_MODE, k1, iv);
+        xts.init(Cipher.ENCRYPT_MODE, k2, iv);
+        Runnable round = () -> {
+            try {
+                for (int i = 0; i < 1000; i++) {
+                    k.encryptBlocks(buf, 0, out, 0, 64);
+                    k.decryptBlocks(out, 0, buf, 0, 64);
+                    ctr.doFinal(buf, 0, buf.length, out, 0);
+                    xts.doFinal(buf, 0, buf.length, out, 0);
+                }
+            } catch (java.security.GeneralSecurityException e) {
+                throw new AssertionError(e);
+            }
+        };
+        long end = System.nanoTime() + 3_000_000_000L;
+        for (int i = 0; i < 10 || (i < 100 && System.nanoTime() < end); i++) {
+            round.run();
+        }
+        long tid = Thread.currentThread().getId();
+        long allocated = Long.MAX_VALUE;
+        long giveUp = System.nanoTime() + 15_000_000_000L;
+        while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            round.run();
+            allocated = mx.getThreadAllocatedBytes(tid) - before;
+        }
+        assertTrue(allocated < 64 * 1024, "the fused path allocated " + allocated + " bytes in 4000 calls");
+    }
+
+    /** Forced fused from the first call (no switch): allocation-free once compiled too. */
+    @Test
+    @Order(3)
+    void forcedFusedAllocatesNothingOnceCompiled() throws Exception {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+        BlockKernel k;
+        System.setProperty("vectorjce.twofish16.path", "fused");
+        try {
+            k = factory().create(new byte[24]);
+        } finally {
+            System.clearProperty("vectorjce.twofish16.path");
+        }
+        byte[] buf = new byte[45 * 16], out = new byte[buf.length];
+        long end = System.nanoTime() + 3_000_000_000L;
+        for (int i = 0; i < 20_000 || (i < 200_000 && System.nanoTime() < end); i++) {
+            k.encryptBlocks(buf, 0, out, 0, 45); // one batch and a padded tail
+            k.decryptBlocks(out, 0, buf, 0, 45);
+        }
+        long tid = Thread.currentThread().getId();
+        long allocated = Long.MAX_VALUE;
+        long giveUp = System.nanoTime() + 15_000_000_000L;
+        while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < 1000; i++) {
+                k.encryptBlocks(buf, 0, out, 0, 45);
+                k.decryptBlocks(out, 0, buf, 0, 45);
+            }
+            allocated = mx.getThreadAllocatedBytes(tid) - before;
+        }
+        assertTrue(allocated < 64 * 1024, "forced fused allocated " + allocated + " bytes in 2000 calls");
+    }
+}
