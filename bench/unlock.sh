@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Unlocking a LUKS2 volume from a fresh process: `volume test` (the vectorjce-volumes jar, a new
+# JVM each time) beside `cryptsetup open --test-passphrase` on the same image, alternating, for
+# key slots at cryptsetup's default cost (--iter-time 2000; argon2id's memory and threads as
+# cryptsetup calibrates them on this machine). Writes bench/results/<date>-unlock.txt.
+# Needs cryptsetup (Debian: cryptsetup-bin) and the jar (./mvnw -B -q package -DskipTests).
+#
+#   bench/unlock.sh [--rounds N] [--pbkdf LIST]     LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
+set -euo pipefail
+cd "$(dirname "$0")"
+rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    --pbkdf) kdfs=$2; shift 2 ;;
+    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST]" >&2; exit 2 ;;
+  esac
+done
+java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
+if [ -z "${JAVA_HOME:-}" ] || [ "$(java_major "$JAVA_HOME/bin/java")" -lt 25 ] 2>/dev/null; then
+  JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
+[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
+command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+printf 'unlock benchmark passphrase' > "$work/key"
+secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || return 1; t1=$(date +%s.%N); awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'; }
+
+out="results/$(date -u +%Y-%m-%d-%H%M)-unlock.txt"
+mkdir -p results
+{
+  echo "# volume test vs cryptsetup open --test-passphrase, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
+  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs; seconds of wall time per run, each a fresh process"
+  for kdf in ${kdfs//,/ }; do
+    img="$work/$kdf.img"; truncate -s 32M "$img"
+    case "$kdf" in
+      pbkdf2-sha256) cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --hash sha256 --key-file "$work/key" "$img" ;;
+      pbkdf2-sha512) cryptsetup luksFormat -q --type luks2 --pbkdf pbkdf2 --hash sha512 --key-file "$work/key" "$img" ;;
+      argon2id) cryptsetup luksFormat -q --type luks2 --pbkdf argon2id --key-file "$work/key" "$img" ;;
+      *) echo "unknown --pbkdf $kdf" >&2; exit 2 ;;
+    esac
+    echo "## $kdf: $(cryptsetup luksDump "$img" | grep -E 'PBKDF:|Iterations:|Time cost:|Memory:|Threads:' | tr -s ' \t' ' ' | tr '\n' ';')"
+    for r in $(seq "$rounds"); do
+      v=$(secs "$JAVA_HOME/bin/java" -jar "$jar" test "$img" --key-file "$work/key")
+      c=$(secs cryptsetup open --test-passphrase --key-file "$work/key" "$img")
+      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')"
+    done
+    rm -f "$img"
+  done
+  echo "# load after: $(uptime)"
+} | tee "$out"
+echo "wrote bench/$out"
