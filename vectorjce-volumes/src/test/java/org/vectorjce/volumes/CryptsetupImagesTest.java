@@ -179,6 +179,25 @@ class CryptsetupImagesTest {
         }
     }
 
+    /** api-test-2.c's header with unknown mandatory requirements: shown by info, refused naming them when opened. */
+    @Test
+    void luks2UnknownRequirements() throws Exception {
+        Path req = dir.resolve("req");
+        Files.createDirectories(req);
+        TestImages.untarXz("luks2_header_requirements.tar.xz", req);
+        try (LuksVolume v = LuksVolume.at(req.resolve("luks2_header_requirements_free")).passphrase(
+                "blablabl".toCharArray()).open()) {
+            assertTrue(v.info().requirements().isEmpty());
+        }
+        Path img = req.resolve("luks2_header_requirements");
+        LuksInfo i = LuksVolume.at(img).info();
+        assertEquals(List.of("req0", "req1"), i.requirements());
+        assertTrue(i.dump().contains("Requirements:\treq0 req1"), i.dump());
+        UnsupportedVolumeException e = assertThrows(UnsupportedVolumeException.class,
+                () -> LuksVolume.at(img).passphrase("blablabl".toCharArray()).open());
+        assertEquals("LUKS2 mandatory requirement req0, req1 is not supported", e.getMessage());
+    }
+
     @Test
     void luks2ValidHeaderParses() throws Exception {
         Path img = TestImages.unxz("luks2_valid_hdr.img.xz", dir);

@@ -39,7 +39,7 @@ final class Luks1Layout implements Layout {
         }
         info = new LuksInfo(1, h.uuid, "", "", 0, Luks1Header.SIZE, 0, h.cipherName + "-" + h.cipherMode,
                 h.keyBytes * 8, h.hashSpec, h.payloadOffsetSectors * Luks1Header.SECTOR, payloadSize, true, 512, 0,
-                List.of(), 0, slots, List.of());
+                List.of(), List.of(), 0, slots, List.of());
     }
 
     @Override

@@ -59,7 +59,7 @@ final class Luks2Layout implements Layout {
         }
         info = new LuksInfo(2, hdr.uuid, hdr.label, hdr.subsystem, hdr.seqid, hdr.hdrSize, m.keyslotsSize,
                 segment.encryption(), keyBits, digest == null ? null : digest.hash(), segment.offset(), payloadSize,
-                segment.dynamic(), segment.sectorSize(), segment.ivTweak(), m.flags, m.tokens, slots, hdr.warnings);
+                segment.dynamic(), segment.sectorSize(), segment.ivTweak(), m.flags, m.requirements, m.tokens, slots, hdr.warnings);
     }
 
     @Override
@@ -71,6 +71,10 @@ final class Luks2Layout implements Layout {
     public SectorCipher payloadCipher() throws VolumeException {
         if (digest == null) {
             throw new CorruptHeaderException("LUKS2 metadata: no digest is assigned to segment " + segment.id());
+        }
+        if (!m.requirements.isEmpty()) {
+            throw new UnsupportedVolumeException("LUKS2 mandatory requirement " + String.join(", ", m.requirements)
+                    + " is not supported");
         }
         m.openableSegment(data.size);
         SectorCipher c = SectorCipher.parse(segment.encryption());

@@ -59,10 +59,13 @@ final class Luks2Metadata {
     final int tokens;
     final long jsonSize, keyslotsSize;
     final List<String> flags;
+    /** config.requirements.mandatory: none is known to this reader, so any refuses opening. */
+    final List<String> requirements;
 
     private Luks2Metadata(Map<Integer, Keyslot> keyslots, Map<Integer, Segment> segments,
             java.util.Set<Integer> integrity, Map<Integer, Digest> digests, int tokens, long jsonSize,
-            long keyslotsSize, List<String> flags) {
+            long keyslotsSize, List<String> flags, List<String> requirements) {
+        this.requirements = requirements;
         this.keyslots = keyslots;
         this.segments = segments;
         this.integrity = integrity;
@@ -135,17 +138,14 @@ final class Luks2Metadata {
                 flags.add(string(f, "config.flags[]"));
             }
         }
+        // Shown by info (as luksDump shows them); refused when the volume is opened.
+        List<String> requirements = new ArrayList<>();
         if (config.containsKey("requirements")) {
             Map<String, Object> req = object(config.get("requirements"), "config.requirements");
             if (req.containsKey("mandatory")) {
                 List<Object> mandatory = array(req.get("mandatory"), "config.requirements.mandatory");
-                List<String> names = new ArrayList<>();
                 for (Object m : mandatory) {
-                    names.add(string(m, "config.requirements.mandatory[]"));
-                }
-                if (!names.isEmpty()) {
-                    throw new UnsupportedVolumeException("LUKS2 mandatory requirement " + String.join(", ", names)
-                            + " is not supported");
+                    requirements.add(string(m, "config.requirements.mandatory[]"));
                 }
             }
         }
@@ -253,7 +253,7 @@ final class Luks2Metadata {
             }
         }
         return new Luks2Metadata(Map.copyOf(keyslots), segments, java.util.Set.copyOf(integrity), Map.copyOf(digests),
-                tokens.size(), jsonSize, keyslotsSize, List.copyOf(flags));
+                tokens.size(), jsonSize, keyslotsSize, List.copyOf(flags), List.copyOf(requirements));
     }
 
     private static Keyslot keyslot(int id, Map<String, Object> k, long areaStart, long areaEnd)

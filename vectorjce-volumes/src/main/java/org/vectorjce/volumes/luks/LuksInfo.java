@@ -23,17 +23,19 @@ import java.util.Optional;
  * @param sectorSize     payload sector size in bytes
  * @param ivTweak        LUKS2 segment iv_tweak, in 512-byte sectors (LUKS1 0)
  * @param flags          LUKS2 config.flags
+ * @param requirements   LUKS2 config.requirements.mandatory (a volume with any cannot be opened here)
  * @param tokens         how many LUKS2 tokens the header holds
  * @param keySlots       the active key slots, by id
  * @param warnings       what was wrong but worked around (a header copy's bad checksum, ...)
  */
 public record LuksInfo(int version, String uuid, String label, String subsystem, long epoch, long metadataSize,
         long keyslotsSize, String cipher, int keyBits, String hash, long payloadOffset, long payloadSize,
-        boolean dynamicSize, int sectorSize, long ivTweak, List<String> flags, int tokens,
+        boolean dynamicSize, int sectorSize, long ivTweak, List<String> flags, List<String> requirements, int tokens,
         List<LuksKeySlot> keySlots, List<String> warnings) {
 
     public LuksInfo {
         flags = List.copyOf(flags);
+        requirements = List.copyOf(requirements);
         keySlots = List.copyOf(keySlots);
         warnings = List.copyOf(warnings);
     }
@@ -58,6 +60,9 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
             b.append("Label:         \t").append(label.isEmpty() ? "(no label)" : label).append('\n');
             b.append("Subsystem:     \t").append(subsystem.isEmpty() ? "(no subsystem)" : subsystem).append('\n');
             b.append("Flags:       \t").append(flags.isEmpty() ? "(no flags)" : String.join(" ", flags)).append('\n');
+            if (!requirements.isEmpty()) {
+                b.append("Requirements:\t").append(String.join(" ", requirements)).append('\n');
+            }
         }
         b.append("Cipher:        \t").append(cipher).append('\n');
         b.append("Key size:      \t").append(keyBits).append(" bits\n");
