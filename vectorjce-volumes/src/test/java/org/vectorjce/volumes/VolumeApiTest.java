@@ -90,6 +90,46 @@ class VolumeApiTest {
         }
     }
 
+    /** LUKS2 key slot priorities and unbound key slots, as cryptsetup makes them. */
+    @Test
+    void ignoredAndUnboundKeySlots() throws Exception {
+        TestImages.assumeTool("cryptsetup");
+        Path img = dir.resolve("u.img"), key = dir.resolve("k"), unbound = dir.resolve("ku"), ignored = dir.resolve("ki");
+        Files.writeString(key, "zero");
+        Files.writeString(unbound, "unbound");
+        Files.writeString(ignored, "ignored");
+        try (FileChannel f = FileChannel.open(img, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            f.write(ByteBuffer.allocate(1), (20 << 20) - 1);
+        }
+        String[] fast = {"--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000"};
+        TestImages.ok(null, concat(new String[] {"cryptsetup", "luksFormat", "-q", "--type", "luks2"}, fast,
+                new String[] {img.toString(), key.toString()}));
+        TestImages.ok(null, concat(new String[] {"cryptsetup", "luksAddKey", "-q", "--unbound", "--key-size", "256"}, fast,
+                new String[] {img.toString(), unbound.toString()}));
+        TestImages.ok(null, concat(new String[] {"cryptsetup", "luksAddKey", "-q", "--key-file", key.toString()}, fast,
+                new String[] {img.toString(), ignored.toString()}));
+        TestImages.ok(null, "cryptsetup", "config", "--priority", "ignore", "--key-slot", "2", img.toString());
+
+        LuksInfo i = LuksVolume.at(img).info();
+        assertEquals(0, i.keySlot(2).orElseThrow().priority());
+        assertEquals(1, i.keySlot(1).orElseThrow().digest().getAsInt());
+        assertEquals(0, i.keySlot(0).orElseThrow().digest().getAsInt());
+        assertEquals(256, i.keySlot(1).orElseThrow().keyBits());
+        // an ignored slot is tried only when asked for
+        assertThrows(WrongPassphraseException.class, () -> LuksVolume.at(img).keyFile(ignored).open());
+        try (LuksVolume v = LuksVolume.at(img).keyFile(ignored).keySlot(2).open()) {
+            assertEquals(2, v.keySlot().getAsInt());
+        }
+        // an unbound slot holds no key of this volume
+        assertThrows(WrongPassphraseException.class, () -> LuksVolume.at(img).keyFile(unbound).open());
+        VolumeException e = assertThrows(VolumeException.class, () -> LuksVolume.at(img).keyFile(unbound).keySlot(1).open());
+        assertTrue(e.getMessage().contains("unbound"), e.getMessage());
+    }
+
+    private static String[] concat(String[]... parts) {
+        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+    }
+
     /** The main class in a JVM of its own: exit codes 0, 2, 1 and one line on stderr, no stack trace. */
     @Test
     void commandInItsOwnJvm() throws Exception {
