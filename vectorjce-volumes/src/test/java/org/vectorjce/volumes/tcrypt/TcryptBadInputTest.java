@@ -36,8 +36,8 @@ import org.vectorjce.volumes.WrongPassphraseException;
 /**
  * Wrong secrets, damaged images and the trial search without hints: the documented exception
  * with a message that names what failed and holds no secret, and the image untouched (bytes and
- * modification time). Also the cascade payload against an independent XTS over Bouncy Castle's
- * engines, and the command's exit codes.
+ * modification time). Also the cascade payloads against an independent XTS and LRW over Bouncy
+ * Castle's engines, and the command's exit codes.
  */
 class TcryptBadInputTest {
     static final String WRONG = "no header opened with the password, keyfiles and PIM given";
@@ -188,6 +188,60 @@ class TcryptBadInputTest {
             assertEquals(-1, p.read(ByteBuffer.allocate(1)));
             assertThrows(NonWritableChannelException.class, () -> p.write(ByteBuffer.allocate(512)));
             Arrays.fill(key, (byte) 0);
+        }
+    }
+
+    /**
+     * TrueCrypt 4's LRW cascade (AES-Twofish: AES decrypts first) against LRW written here over
+     * Bouncy Castle's engines and BigInteger arithmetic in GF(2^128): block i of the payload (from 1,
+     * data units from 0) is D(C ⊕ T) ⊕ T with T = K2 ⊗ i, the values big-endian, reduced by
+     * x^128 + x^7 + x^2 + x + 1; each cipher's key is 32 bytes then the shared 16-byte tweak key.
+     */
+    @Test
+    void lrwCascadePayloadEqualsAnIndependentLrw() throws Exception {
+        Path f = dir.resolve("tc_2-ripemd160-lrw-aes-twofish");
+        try (TcryptVolume v = at("tc_2-ripemd160-lrw-aes-twofish", TcryptImages.PASSWORD).hash("ripemd160").cipher("aes")
+                .open()) {
+            assertEquals("lrw-benbi", v.info().mode());
+            byte[] key = v.volumeKey(); // twofish key ‖ tweak, aes key ‖ tweak
+            TcryptInfo info = v.info();
+            byte[] want = Arrays.copyOfRange(Files.readAllBytes(f), (int) info.payloadOffset(),
+                    (int) (info.payloadOffset() + info.payloadSize()));
+            lrwDecrypt(new AESEngine(), Arrays.copyOfRange(key, 48, 96), want);
+            lrwDecrypt(new TwofishEngine(), Arrays.copyOfRange(key, 0, 48), want);
+            ByteBuffer got = ByteBuffer.allocate(want.length);
+            v.payload().read(got);
+            assertArrayEquals(want, got.array());
+            Arrays.fill(key, (byte) 0);
+        }
+    }
+
+    static void lrwDecrypt(BlockCipher engine, byte[] key, byte[] buf) {
+        engine.init(false, new KeyParameter(Arrays.copyOfRange(key, 0, 32)));
+        java.math.BigInteger k2 = new java.math.BigInteger(1, Arrays.copyOfRange(key, 32, 48));
+        java.math.BigInteger poly = java.math.BigInteger.ONE.shiftLeft(128).or(java.math.BigInteger.valueOf(0x87));
+        for (int b = 0; b < buf.length; b += 16) {
+            java.math.BigInteger i = java.math.BigInteger.valueOf(b / 16 + 1), r = java.math.BigInteger.ZERO;
+            for (int bit = 0; bit < 128; bit++) {
+                if (i.testBit(bit)) {
+                    r = r.xor(k2.shiftLeft(bit));
+                }
+            }
+            for (int bit = 254; bit >= 128; bit--) {
+                if (r.testBit(bit)) {
+                    r = r.xor(poly.shiftLeft(bit - 128));
+                }
+            }
+            byte[] t = new byte[16];
+            byte[] rb = r.toByteArray();
+            System.arraycopy(rb, Math.max(0, rb.length - 16), t, 16 - Math.min(16, rb.length), Math.min(16, rb.length));
+            for (int j = 0; j < 16; j++) {
+                buf[b + j] ^= t[j];
+            }
+            engine.processBlock(buf, b, buf, b);
+            for (int j = 0; j < 16; j++) {
+                buf[b + j] ^= t[j];
+            }
         }
     }
 
