@@ -2,7 +2,9 @@ package org.vectorjce.volumes.tcrypt;
 
 import java.security.GeneralSecurityException;
 import java.security.Provider;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import javax.crypto.Cipher;
 
@@ -26,7 +28,8 @@ import org.vectorjce.VectorJceProvider;
  * Twofish are the provider's (its ECB). The ciphers the provider lacks (Serpent, Camellia,
  * Kuznyechik, Blowfish, CAST5, 3DES) come from Bouncy Castle's engines <em>only here</em>: with them
  * the header of a volume that uses one opens, so the volume is refused naming its real chain rather
- * than by a guess from a failed trial. Their payload is never read.
+ * than by a guess from a failed trial. Their payload is never read. Every cipher keyed for a trial
+ * is re-keyed with zeros when the trial ends, so no key schedule of a header key outlives it.
  */
 final class HeaderCipher {
     static final Provider PROVIDER = new VectorJceProvider();
@@ -42,6 +45,17 @@ final class HeaderCipher {
         void encrypt(byte[] b, int off) throws GeneralSecurityException;
 
         void decrypt(byte[] b, int off) throws GeneralSecurityException;
+
+        /** Re-keys with zeros, overwriting the key schedule. */
+        void destroy();
+    }
+
+    /** A block cipher keyed with {@code key[off, off + len)}, added to {@code made} for {@link Block#destroy}. */
+    private static Block block(String name, byte[] key, int off, int len, List<Block> made)
+            throws GeneralSecurityException {
+        Block b = block(name, key, off, len);
+        made.add(b);
+        return b;
     }
 
     private static Block block(String name, byte[] key, int off, int len) throws GeneralSecurityException {
@@ -67,6 +81,15 @@ final class HeaderCipher {
                         @Override public void decrypt(byte[] b, int o) throws GeneralSecurityException {
                             d.doFinal(b, o, 16, b, o);
                         }
+                        @Override public void destroy() {
+                            TcKey zero = new TcKey(alg, new byte[len]);
+                            try {
+                                e.init(Cipher.ENCRYPT_MODE, zero);
+                                d.init(Cipher.DECRYPT_MODE, zero);
+                            } catch (GeneralSecurityException x) {
+                                // the schedule goes with the cipher
+                            }
+                        }
                     };
                 }
                 default -> {
@@ -78,6 +101,14 @@ final class HeaderCipher {
                         @Override public int size() { return e.getBlockSize(); }
                         @Override public void encrypt(byte[] b, int o) { run(e, b, o, le); }
                         @Override public void decrypt(byte[] b, int o) { run(d, b, o, le); }
+                        @Override public void destroy() {
+                            try {
+                                e.init(true, new KeyParameter(new byte[len]));
+                                d.init(false, new KeyParameter(new byte[len]));
+                            } catch (RuntimeException x) {
+                                // the schedule goes with the engine
+                            }
+                        }
                     };
                 }
             }
@@ -125,25 +156,36 @@ final class HeaderCipher {
      * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes).
      */
     static void decrypt(Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
+        List<Block> made = new ArrayList<>();
+        try {
+            decrypt(chain, key, buf, made);
+        } finally {
+            for (Block b : made) {
+                b.destroy();
+            }
+        }
+    }
+
+    private static void decrypt(Chain chain, byte[] key, byte[] buf, List<Block> made) throws GeneralSecurityException {
         int n = chain.parts().size();
         switch (chain.mode()) {
             case XTS -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    xts(block(p.cipher(), key, p.keyOffset(), 32), block(p.cipher(), key, p.ivOffset(), 32), buf);
+                    xts(block(p.cipher(), key, p.keyOffset(), 32, made), block(p.cipher(), key, p.ivOffset(), 32, made), buf);
                 }
             }
             case LRW -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    lrw(block(p.cipher(), key, p.keyOffset(), p.keySize() - 16), Arrays.copyOfRange(key, 0, 16), buf);
+                    lrw(block(p.cipher(), key, p.keyOffset(), p.keySize() - 16, made), Arrays.copyOfRange(key, 0, 16), buf);
                 }
             }
             case CBC_TCW, CBC_TCRYPT -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
                     whiten(buf, key);
-                    Block b = block(p.cipher(), key, p.keyOffset(), p.keySize());
+                    Block b = block(p.cipher(), key, p.keyOffset(), p.keySize(), made);
                     cbc(new Block[] {b}, Arrays.copyOfRange(key, p.ivOffset(), p.ivOffset() + b.size()), buf);
                 }
             }
@@ -152,7 +194,7 @@ final class HeaderCipher {
                 Block[] bs = new Block[n];
                 for (int i = 0; i < n; i++) {
                     Chain.Part p = chain.parts().get(i);
-                    bs[i] = block(p.cipher(), key, p.keyOffset(), p.keySize());
+                    bs[i] = block(p.cipher(), key, p.keyOffset(), p.keySize(), made);
                 }
                 Chain.Part first = chain.parts().get(0);
                 cbc(bs, Arrays.copyOfRange(key, first.ivOffset(), first.ivOffset() + bs[0].size()), buf);
