@@ -48,6 +48,36 @@ final class AfSplitter {
         }
     }
 
+    /**
+     * Splits {@code key} into {@code stripes} blocks (LUKS1 specification, "AFsplit"): the first
+     * {@code stripes - 1} random, the last the key XOR the diffused XOR of the others, so that
+     * {@link #merge} gives the key back.
+     */
+    static byte[] split(byte[] key, int stripes, HashAlgorithm hash, java.security.SecureRandom random) {
+        int n = key.length;
+        byte[] out = new byte[n * stripes];
+        random.nextBytes(out);
+        byte[] d = new byte[n];
+        HashAlgorithm.HashFunction h = hash.newHash();
+        byte[] digest = new byte[h.length()];
+        byte[] index = new byte[4];
+        try {
+            for (int s = 0; s < stripes - 1; s++) {
+                for (int i = 0; i < n; i++) {
+                    d[i] ^= out[s * n + i];
+                }
+                diffuse(d, h, digest, index);
+            }
+            for (int i = 0; i < n; i++) {
+                out[(stripes - 1) * n + i] = (byte) (d[i] ^ key[i]);
+            }
+            return out;
+        } finally {
+            Arrays.fill(d, (byte) 0);
+            Arrays.fill(digest, (byte) 0);
+        }
+    }
+
     private static void diffuse(byte[] d, HashAlgorithm.HashFunction h, byte[] digest, byte[] index) {
         int size = h.length();
         for (int j = 0, off = 0; off < d.length; j++, off += size) {

@@ -93,6 +93,15 @@ final class SectorCipher {
      * {@code iv_large_sectors}, as LUKS uses it).
      */
     Decryptor decryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
+        return crypter(key, sectorSize, ivOffset, Cipher.DECRYPT_MODE);
+    }
+
+    /** As {@link #decryptor}, encrypting (for writing key material). */
+    Decryptor encryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
+        return crypter(key, sectorSize, ivOffset, Cipher.ENCRYPT_MODE);
+    }
+
+    private Decryptor crypter(byte[] key, int sectorSize, long ivOffset, int opmode) throws UnsupportedVolumeException {
         int per = sectorSize / 512;
         if (Long.remainderUnsigned(ivOffset, per) != 0) {
             throw new UnsupportedVolumeException("IV offset " + Long.toUnsignedString(ivOffset) + " is not a whole number of "
@@ -101,7 +110,7 @@ final class SectorCipher {
         RawKey k = new RawKey(algorithm, key);
         try {
             Cipher c = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", PROVIDER);
-            Decryptor d = new Decryptor(this, c, k, sectorSize, Long.divideUnsigned(ivOffset, per));
+            Decryptor d = new Decryptor(this, c, k, sectorSize, Long.divideUnsigned(ivOffset, per), opmode);
             d.init(0); // checks the key and parameters once, here
             return d;
         } catch (InvalidKeyException e) {
@@ -125,8 +134,10 @@ final class SectorCipher {
         private final RawKey key;
         private final int sectorSize;
         private final long firstSector;
+        private final int opmode;
 
-        private Decryptor(SectorCipher sc, Cipher cipher, RawKey key, int sectorSize, long firstSector) {
+        private Decryptor(SectorCipher sc, Cipher cipher, RawKey key, int sectorSize, long firstSector, int opmode) {
+            this.opmode = opmode;
             this.sc = sc;
             this.cipher = cipher;
             this.key = key;
@@ -140,16 +151,16 @@ final class SectorCipher {
 
         private void init(long sector) throws GeneralSecurityException {
             if (sc.iv == null) {
-                cipher.init(Cipher.DECRYPT_MODE, key);
+                cipher.init(opmode, key);
             } else if (sc.viaSectorSpec()) {
-                cipher.init(Cipher.DECRYPT_MODE, key, new SectorParameterSpec(sc.iv, firstSector + sector, sectorSize));
+                cipher.init(opmode, key, new SectorParameterSpec(sc.iv, firstSector + sector, sectorSize));
             } else { // lrw-plain64: the 64-bit little-endian 512-byte sector number as LRW's index
                 long n = (firstSector + sector) * (sectorSize / 512);
                 byte[] t = new byte[16];
                 for (int i = 0; i < 8; i++) {
                     t[i] = (byte) (n >>> (8 * i));
                 }
-                cipher.init(Cipher.DECRYPT_MODE, key, new IvParameterSpec(t));
+                cipher.init(opmode, key, new IvParameterSpec(t));
             }
         }
 

@@ -32,6 +32,8 @@ import org.vectorjce.volumes.luks.LuksVolume;
  * volume info IMAGE [--header F] [--dump-volume-key [--key-file F] [--key-slot N] [-q]]
  * volume test IMAGE [--header F] [--key-file F] [--key-slot N] [-v]
  * volume decrypt IMAGE OUT [--header F] [--key-file F] [--key-slot N] [--threads N]
+ * volume format IMAGE [--type luks1] [--cipher C] [--key-size BITS] [--hash H] [--iter-time MS]
+ *              [--pbkdf-force-iterations N] [--key-file F] [-q]
  * </pre>
  *
  * {@code info} is {@code cryptsetup luksDump}; {@code test} is {@code cryptsetup open
@@ -71,7 +73,7 @@ public final class VolumeMain {
         }
     }
 
-    private static final String USAGE = "usage: volume info|test|decrypt IMAGE [OUT] [--key-file F] [--key-slot N]"
+    private static final String USAGE = "usage: volume info|test|decrypt|format IMAGE [OUT] [--key-file F] [--key-slot N]"
             + " [--header F] [--dump-volume-key] [-q] [-v] [--threads N]";
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
@@ -118,6 +120,9 @@ public final class VolumeMain {
         Integer keySlot = null;
         boolean dumpKey = false, quiet = false, verbose = false;
         int threads = Runtime.getRuntime().availableProcessors();
+        String type = "luks1", cipher = null, hash = null;
+        Integer keySize = null;
+        Long iterTime = null, forceIterations = null;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -141,6 +146,13 @@ public final class VolumeMain {
                 case "--dump-volume-key", "--dump-master-key" -> dumpKey = true;
                 case "-q", "--batch-mode" -> quiet = true;
                 case "-v", "--verbose" -> verbose = true;
+                case "--type", "-M" -> type = value != null ? value : next(args, ++i, a);
+                case "--cipher", "-c" -> cipher = value != null ? value : next(args, ++i, a);
+                case "--hash", "-h" -> hash = value != null ? value : next(args, ++i, a);
+                case "--key-size", "-s" -> keySize = (int) number(value != null ? value : next(args, ++i, a), a, 8, 4096);
+                case "--iter-time", "-i" -> iterTime = number(value != null ? value : next(args, ++i, a), a, 1, 3_600_000);
+                case "--pbkdf-force-iterations" -> forceIterations = number(value != null ? value : next(args, ++i, a), a,
+                        1000, 0xFFFF_FFFFL);
                 case "--threads" -> {
                     String v = value != null ? value : next(args, ++i, a);
                     try {
@@ -180,8 +192,84 @@ public final class VolumeMain {
                 return decrypt(Path.of(positional.get(0)), Path.of(positional.get(1)), header, keyFile, keySlot,
                         threads);
             }
+            case "format", "luksFormat" -> {
+                need(positional, 1, "volume format IMAGE");
+                return format(Path.of(positional.get(0)), type, cipher, keySize, hash, iterTime, forceIterations, keyFile,
+                        quiet);
+            }
             default -> throw new Usage("Unknown command " + verb + "; " + USAGE);
         }
+    }
+
+    private static long number(String v, String option, long min, long max) throws Usage {
+        try {
+            long n = Long.parseLong(v);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new Usage(option + " " + v + ": a number from " + min + " to " + max);
+    }
+
+    /**
+     * {@code volume format IMAGE}: a LUKS1 volume into the existing file IMAGE (as {@code cryptsetup
+     * luksFormat --type luks1}), after a confirmation unless {@code -q}; the passphrase as for the
+     * other verbs. LUKS2 formatting is not written yet.
+     */
+    private int format(Path image, String type, String cipher, Integer keySize, String hash, Long iterTime,
+            Long forceIterations, Path keyFile, boolean quiet) throws IOException, VolumeException, Usage {
+        if (!type.equals("luks1")) {
+            throw new Usage("--type " + type + ": only luks1 can be formatted yet");
+        }
+        if (!Files.isRegularFile(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        if (!quiet) {
+            if (!isTerminal() || console == null) {
+                throw new Usage("format overwrites " + image + ": it needs confirmation on a terminal, or -q");
+            }
+            String yes = console.readLine("WARNING!\n========\nThis will overwrite data on " + image
+                    + " irrevocably.\n\nAre you sure? (Type 'yes' in capital letters): ");
+            if (!"YES".equals(yes)) {
+                throw new Usage("Operation aborted.");
+            }
+        }
+        org.vectorjce.volumes.luks.Luks1Format f = org.vectorjce.volumes.luks.Luks1Format.luks1();
+        if (cipher != null) {
+            f.cipher(cipher);
+        }
+        if (keySize != null) {
+            f.keySize(keySize);
+        }
+        if (hash != null) {
+            f.hash(hash);
+        }
+        if (iterTime != null) {
+            f.iterTime(iterTime);
+        }
+        if (forceIterations != null) {
+            f.iterations(forceIterations);
+        }
+        byte[] p;
+        if (keyFile != null && !keyFile.toString().equals("-")) {
+            long size = Files.size(keyFile);
+            if (size > LuksVolume.MAX_KEY_FILE) {
+                throw new VolumeException("Key file " + keyFile + " is larger than " + LuksVolume.MAX_KEY_FILE + " bytes");
+            }
+            p = Files.readAllBytes(keyFile);
+        } else if (keyFile != null) {
+            p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE);
+        } else {
+            p = readPassphrase();
+        }
+        try {
+            f.format(image, p);
+        } finally {
+            Arrays.fill(p, (byte) 0);
+        }
+        return OK;
     }
 
     private static String next(List<String> args, int i, String option) throws Usage {
