@@ -30,12 +30,13 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * volume test    --type tcrypt IMAGE                            (tcryptOpen --test-passphrase)
  * volume decrypt --type tcrypt IMAGE OUT                        (the plaintext tcryptOpen shows)
  *   [--tcrypt-hidden] [--tcrypt-system] [--tcrypt-backup] [--veracrypt-pim N] [--disable-veracrypt]
- *   [--key-file F]... [--hash H] [--cipher C] [--header F]
+ *   [--key-file F]... [--hash H] [--cipher C] [--header F] [--threads N]
  * </pre>
  *
  * The password is the first line of standard input when it is not a terminal, else a prompt
  * without echo; {@code --key-file} (repeatable, {@code -d}) adds a TrueCrypt keyfile, as in
- * cryptsetup's {@code tcryptOpen}, and does not replace the password. Exit status: 0 success, 2 no
+ * cryptsetup's {@code tcryptOpen}, and does not replace the password. {@code --threads} is how many
+ * header trials run at once (default the processor count). Exit status: 0 success, 2 no
  * header opened (cryptsetup's code), 1 any other error, with one line on standard error.
  */
 public final class TcryptCommand {
@@ -74,7 +75,7 @@ public final class TcryptCommand {
 
     private static final String USAGE = "usage: volume info|test|decrypt --type tcrypt IMAGE [OUT] [--tcrypt-hidden]"
             + " [--tcrypt-system] [--tcrypt-backup] [--veracrypt-pim N] [--disable-veracrypt] [--key-file F]..."
-            + " [--hash H] [--cipher C] [--header F] [--dump-volume-key] [-q]";
+            + " [--hash H] [--cipher C] [--header F] [--threads N] [--dump-volume-key] [-q]";
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
     public int run(String[] args) {
@@ -118,6 +119,7 @@ public final class TcryptCommand {
         Path header = null;
         String hash = null, cipher = null;
         int pim = 0;
+        Integer threads = null;
         boolean hidden = false, system = false, backup = false, veracrypt = true, dumpKey = false, quiet = false;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
@@ -148,6 +150,17 @@ public final class TcryptCommand {
                     }
                     if (pim <= 0) {
                         throw new Usage("Invalid PIM value: " + v + " (1 or more)");
+                    }
+                }
+                case "--threads" -> {
+                    String v = value != null ? value : next(args, ++i, a);
+                    try {
+                        threads = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new Usage("--threads " + v + ": not a number");
+                    }
+                    if (threads < 1) {
+                        throw new Usage("--threads " + v + ": 1 or more");
                     }
                 }
                 case "--tcrypt-hidden" -> hidden = true;
@@ -199,6 +212,9 @@ public final class TcryptCommand {
                 .system(system).backupHeader(backup).veracrypt(veracrypt);
         if (header != null) {
             b.header(header);
+        }
+        if (threads != null) {
+            b.threads(threads);
         }
         for (Path k : keyFiles) {
             b.keyFile(k);

@@ -291,7 +291,8 @@ class TcryptBadInputTest {
         Result r = command("wrong\n", "volume", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
         assertEquals(2, r.rc());
         assertEquals("No header opened with the password, keyfiles and PIM given.\n", r.err());
-        r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
+        r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", "--threads", "1",
+                img);
         assertEquals(0, r.rc(), r.err());
         r = command("", "info", "--type", "tcrypt", dir.resolve("none").toString());
         assertEquals(1, r.rc());
