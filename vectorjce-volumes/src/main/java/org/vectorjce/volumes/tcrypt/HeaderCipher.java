@@ -117,6 +117,19 @@ final class HeaderCipher {
         }
     }
 
+    /** Loads and keys the provider's AES and Twofish once (a fresh JVM's class loading and kernel choice). */
+    static void warmUp() {
+        try {
+            List<Block> made = new ArrayList<>();
+            byte[] zero = new byte[32];
+            block("aes", zero, 0, 32, made).decrypt(new byte[16], 0);
+            block("twofish", zero, 0, 32, made).decrypt(new byte[16], 0);
+            made.forEach(Block::destroy);
+        } catch (GeneralSecurityException e) {
+            // the trials will report it
+        }
+    }
+
     private static BlockCipher bc(String name) throws GeneralSecurityException {
         return switch (name) {
             case "serpent" -> new SerpentEngine();

@@ -152,6 +152,13 @@ final class HeaderSearch {
             return null;
         }
         int n = Math.max(1, Math.min(threads, tasks.size()));
+        if (threads > tasks.size()) {
+            // a core the KDF leaves idle (a hinted open of one block): load and key the provider's
+            // ciphers meanwhile, which the trials need next (tens of milliseconds in a fresh JVM)
+            Thread w = new Thread(HeaderCipher::warmUp, "tcrypt-warm-up");
+            w.setDaemon(true);
+            w.start();
+        }
         AtomicInteger left = new AtomicInteger(tasks.size());
         ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
             Thread t = new Thread(r, "tcrypt-kdf");
