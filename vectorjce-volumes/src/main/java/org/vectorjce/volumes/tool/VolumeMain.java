@@ -78,6 +78,10 @@ public final class VolumeMain {
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
     public int run(String[] args) {
+        if (org.vectorjce.volumes.tcrypt.TcryptCommand.wants(args)) {
+            // TrueCrypt/VeraCrypt (--type tcrypt): its own verbs and options, as cryptsetup's tcrypt*
+            return new org.vectorjce.volumes.tcrypt.TcryptCommand(stdin, out, err, console).run(args);
+        }
         try {
             return dispatch(args);
         } catch (WrongPassphraseException e) {
