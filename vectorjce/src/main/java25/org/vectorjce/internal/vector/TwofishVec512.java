@@ -40,24 +40,23 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * <p>Needs single-instruction byte permutes (AVX-512 VBMI): without them {@code selectFrom} on
  * bytes is emulated and far slower, so the factory declines.
  *
- * <p>Speed: 2.7-3.1x {@code twofish-table-2way} in CTR and 1.6-3.1x in XTS, 8 KiB messages on the
- * build machine's AVX-512 VBMI (bench/results/2026-12-01-0050-twofish-kernels-by-width.txt).
- *
- * <p>Code shape, from what C1 and C2 do with Vector API code:
+ * <p>Two batch paths, chosen per direction by {@link Twofish16Path}:
  * <ul>
- *   <li>No method takes or returns a vector: a helper that C2 does not inline boxes every vector
- *       crossing its boundary. Steps hand vectors on through {@code mem}.</li>
- *   <li>No method is large. Two rounds written out straight in the batch loop (3.3 KB of
- *       bytecode) are faster once C2 has them, but C1 gives up on a method that size ("out of
- *       virtual registers in LIR generator"), and a method that C1 compiled at tier 2 but cannot
- *       compile at tier 3 stays at tier 2 and never reaches C2: it runs boxed, allocating on every
- *       call, far below scalar speed. So a round is three calls ({@code sboxes01},
- *       {@code sboxes23}, {@code pht} with {@code planes}), each small enough for C1's tier 3,
- *       and the whole kernel reaches C2 soon after its first calls, at some speed against the
- *       straight-line shape. C2 does not fuse the steps back (they exceed its inlining limits);
- *       it need not. bench/results/2026-12-01-0115-twofish-16way-experiments.md has other shapes
- *       tried and why none was kept.</li>
+ *   <li><b>split</b> (this class): a round is three calls ({@code sboxes01}, {@code sboxes23},
+ *       {@code pht} with {@code planes}) that hand vectors on through {@code mem}, each small
+ *       enough for C1's tier 3, so the kernel reaches C2 soon after its first calls. It pays a
+ *       store and a load per vector between steps, and the segment accesses' checks.</li>
+ *   <li><b>fused</b> ({@link TwofishVec512Fused}): the state in local vectors, four rounds per loop
+ *       iteration, faster once C2 has it, but C1 refuses it at every tier, so it runs
+ *       interpreted (a few MB/s) until C2 compiles it. Real calls reach it only after a warm-up
+ *       thread has seen it compiled and fast.</li>
  * </ul>
+ * No method of either takes or returns a vector: a helper that C2 does not inline boxes every
+ * vector crossing its boundary. bench/results/2026-12-01-0115-twofish-16way-experiments.md has
+ * split shapes tried and why none was kept.
+ *
+ * <p>Speed, 8 KiB messages on the build machine's AVX-512 VBMI, against {@code twofish-table-2way}
+ * in the same minutes: see docs/performance.md (the 16-way rows) and their results files.
  */
 public final class TwofishVec512 extends TwofishBatchKernel {
     /** Registry name. */
