@@ -214,9 +214,9 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      */
     @Override
     public boolean rekey(byte[] key) {
+        path = Twofish16Path.forcedByProperty(); // first: a bad value fails before anything changes
         fallback.rekey(key);
         slots.fill((byte) 0); // the last batch's state and planes under the old key
-        path = Twofish16Path.forcedByProperty();
         fillTables();
         return true;
     }
