@@ -51,8 +51,8 @@ public final class Kernels {
 
     private static final class TwofishList {
         static final List<KernelFactory> ALL = sorted(
-                // 2.7-3.1x the 2-way scalar kernel in CTR where it runs (AVX-512 VBMI;
-                // bench/results/2026-12-01-0050-twofish-kernels-by-width.txt).
+                // 4.5-4.9x the 2-way scalar kernel in CTR and XTS once its fused batch serves
+                // (AVX-512 VBMI; bench/results/2026-12-01-1018-twofish16-fused-speed.txt).
                 new VectorFactory("twofish-vec512-16way", "Twofish", 400, true),
                 // The faster of the two scalar kernels gets the higher priority: two blocks
                 // interleaved beat one at a time (1.1-1.3x in CTR under -XX:UseAVX=2,
