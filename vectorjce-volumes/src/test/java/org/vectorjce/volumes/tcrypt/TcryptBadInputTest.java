@@ -318,6 +318,24 @@ class TcryptBadInputTest {
         assertEquals(1, r.rc());
     }
 
+    /** The runnable jar's main class hands --type tcrypt to this command: exit codes in a JVM of its own. */
+    @Test
+    void volumeMainDispatchesTcryptInItsOwnJvm() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("java.class.path");
+        String main = "org.vectorjce.volumes.tool.VolumeMain";
+        String img = dir.resolve("tc_5-sha512-xts-aes-twofish").toString();
+        org.vectorjce.volumes.TestImages.Run r = org.vectorjce.volumes.TestImages.run(
+                (TcryptImages.PASSWORD + "\n").getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "volume", "info",
+                "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("Cipher chain:\ttwofish-aes"), r.out());
+        r = org.vectorjce.volumes.TestImages.run("wrong\n".getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "test",
+                "--type=tcrypt", "-h", "sha512", "-c", "aes", img);
+        assertEquals(2, r.rc(), r.err());
+        assertEquals("No header opened with the password, keyfiles and PIM given.\n", r.err());
+    }
+
     @Test
     void closedVolumeWipesAndRefuses() throws Exception {
         TcryptVolume v = at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).hash("sha512").cipher("aes").open();
