@@ -1,15 +1,12 @@
 package org.vectorjce.volumes.tcrypt;
 
-import java.io.ByteArrayOutputStream;
 import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.tool.Passphrase;
 import org.vectorjce.volumes.WrongPassphraseException;
 
 /**
@@ -219,7 +217,7 @@ public final class TcryptCommand {
         for (Path k : keyFiles) {
             b.keyFile(k);
         }
-        byte[] pw = readPassword();
+        byte[] pw = Passphrase.read(stdin, console, MAX_PASSWORD_LINE);
         try {
             b.passphrase(pw);
         } finally {
@@ -279,47 +277,5 @@ public final class TcryptCommand {
             }
         }
         return OK;
-    }
-
-    /** The first line of stdin when it is not a terminal, else a prompt without echo. */
-    private byte[] readPassword() throws IOException, VolumeException {
-        if (console != null && System.console() == console && isTerminal()) {
-            char[] c = console.readPassword("Enter passphrase: ");
-            if (c == null) {
-                throw new VolumeException("No passphrase read");
-            }
-            try {
-                ByteBuffer bb = StandardCharsets.UTF_8.encode(CharBuffer.wrap(c));
-                byte[] p = new byte[bb.remaining()];
-                bb.get(p);
-                Arrays.fill(bb.array(), (byte) 0);
-                return p;
-            } finally {
-                Arrays.fill(c, '\0');
-            }
-        }
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int ch;
-        while ((ch = stdin.read()) >= 0 && ch != '\n') {
-            line.write(ch);
-            if (line.size() > MAX_PASSWORD_LINE) {
-                throw new VolumeException("The passphrase on standard input is longer than " + MAX_PASSWORD_LINE + " bytes");
-            }
-        }
-        byte[] p = line.toByteArray();
-        line.reset();
-        return p;
-    }
-
-    private static boolean isTerminal() {
-        Console c = System.console();
-        if (c == null) {
-            return false;
-        }
-        try {
-            return (boolean) Console.class.getMethod("isTerminal").invoke(c);
-        } catch (ReflectiveOperationException e) {
-            return true;
-        }
     }
 }

@@ -1,6 +1,5 @@
 package org.vectorjce.volumes.tool;
 
-import java.io.ByteArrayOutputStream;
 import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
@@ -231,7 +230,7 @@ public final class VolumeMain {
             throw new NoSuchFileException(image.toString());
         }
         if (!quiet) {
-            if (!isTerminal() || console == null) {
+            if (!Passphrase.isTerminal() || console == null) {
                 throw new Usage("format overwrites " + image + ": it needs confirmation on a terminal, or -q");
             }
             String yes = console.readLine("WARNING!\n========\nThis will overwrite data on " + image
@@ -266,7 +265,7 @@ public final class VolumeMain {
         } else if (keyFile != null) {
             p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE);
         } else {
-            p = readPassphrase();
+            p = Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
         }
         try {
             f.format(image, p);
@@ -320,7 +319,7 @@ public final class VolumeMain {
         } else if (keyFile != null) {
             b.keyFile(keyFile);
         } else {
-            byte[] p = readPassphrase();
+            byte[] p = Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
             try {
                 b.passphrase(p);
             } finally {
@@ -328,50 +327,6 @@ public final class VolumeMain {
             }
         }
         return b.open();
-    }
-
-    /** The first line of stdin when it is not a terminal, else a prompt without echo. */
-    private byte[] readPassphrase() throws IOException, VolumeException {
-        if (console != null && System.console() == console && isTerminal()) {
-            char[] c = console.readPassword("Enter passphrase: ");
-            if (c == null) {
-                throw new VolumeException("No passphrase read");
-            }
-            try {
-                ByteBuffer b = java.nio.charset.StandardCharsets.UTF_8.encode(java.nio.CharBuffer.wrap(c));
-                byte[] p = new byte[b.remaining()];
-                b.get(p);
-                return p;
-            } finally {
-                Arrays.fill(c, '\0');
-            }
-        }
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int ch;
-        while ((ch = stdin.read()) >= 0 && ch != '\n') {
-            line.write(ch);
-            if (line.size() > LuksVolume.MAX_KEY_FILE) {
-                throw new VolumeException("The passphrase on standard input is longer than " + LuksVolume.MAX_KEY_FILE
-                        + " bytes");
-            }
-        }
-        byte[] p = line.toByteArray();
-        // ByteArrayOutputStream's buffer cannot be wiped from here beyond this reset
-        line.reset();
-        return p;
-    }
-
-    private static boolean isTerminal() {
-        Console c = System.console();
-        if (c == null) {
-            return false;
-        }
-        try {
-            // Java 22+: Console.isTerminal(); on 17-21 a non-null console means a terminal
-            return (boolean) Console.class.getMethod("isTerminal").invoke(c);
-        } catch (ReflectiveOperationException e) {
-            return true;
-        }
     }
 
     private int info(Path image, Path header, Path keyFile, Integer keySlot, boolean dumpKey, boolean quiet)
@@ -385,7 +340,7 @@ public final class VolumeMain {
             return OK;
         }
         if (!quiet) {
-            if (!isTerminal() || console == null) {
+            if (!Passphrase.isTerminal() || console == null) {
                 throw new Usage("--dump-volume-key needs confirmation on a terminal, or -q");
             }
             String yes = console.readLine("Header dump with volume key is sensitive information.\n"
@@ -464,7 +419,7 @@ public final class VolumeMain {
                     }, "volume-decrypt-" + i);
                     workers[i].start();
                 }
-                boolean bar = console != null && isTerminal();
+                boolean bar = console != null && Passphrase.isTerminal();
                 for (Thread w : workers) {
                     while (w.isAlive()) {
                         try {
