@@ -44,6 +44,36 @@ final class Image {
         return b;
     }
 
+    /**
+     * Writes all of {@code src} at {@code offset}, which must lie inside the image: a header or
+     * payload write never grows the image.
+     */
+    void writeFully(long offset, ByteBuffer src) throws IOException {
+        if (!holds(offset, src.remaining())) {
+            throw new IOException("A write of " + src.remaining() + " bytes at " + offset + " lies outside the "
+                    + size + "-byte image " + name);
+        }
+        if (channel instanceof FileChannel fc) {
+            while (src.hasRemaining()) {
+                offset += fc.write(src, offset);
+            }
+            return;
+        }
+        synchronized (channel) {
+            channel.position(offset);
+            while (src.hasRemaining()) {
+                channel.write(src);
+            }
+        }
+    }
+
+    /** Forces what was written to the storage device, when the image is a file. */
+    void force() throws IOException {
+        if (channel instanceof FileChannel fc) {
+            fc.force(true);
+        }
+    }
+
     void readFully(long offset, ByteBuffer dst) throws IOException {
         if (channel instanceof FileChannel fc) {
             while (dst.hasRemaining()) {

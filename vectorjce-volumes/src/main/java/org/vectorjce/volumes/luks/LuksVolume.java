@@ -72,6 +72,11 @@ public final class LuksVolume implements Closeable {
         return new Builder(null, Objects.requireNonNull(image, "image"));
     }
 
+    /** Whether the images were opened for writing ({@link Builder#readWrite()}). */
+    public boolean isWritable() {
+        return images.writable;
+    }
+
     /** The header's information. */
     public LuksInfo info() {
         return layout.info();
@@ -147,11 +152,13 @@ public final class LuksVolume implements Closeable {
     private static final class Opened implements Closeable {
         final Image header, data;
         final List<SeekableByteChannel> owned;
+        final boolean writable;
 
-        Opened(Image header, Image data, List<SeekableByteChannel> owned) {
+        Opened(Image header, Image data, List<SeekableByteChannel> owned, boolean writable) {
             this.header = header;
             this.data = data;
             this.owned = owned;
+            this.writable = writable;
         }
 
         @Override
@@ -221,6 +228,7 @@ public final class LuksVolume implements Closeable {
         private byte[] passphrase;
         private byte[] volumeKey;
         private Integer keySlot;
+        private boolean readWrite;
 
         private Builder(Path imagePath, SeekableByteChannel imageChannel) {
             this.imagePath = imagePath;
@@ -288,6 +296,16 @@ public final class LuksVolume implements Closeable {
             return this;
         }
 
+        /**
+         * Opens the image (and a detached header given as a path) for reading and writing, for a
+         * writable payload or key-slot changes. Without it, paths are opened for reading only.
+         * Channels given by the caller are used as they are.
+         */
+        public Builder readWrite() {
+            readWrite = true;
+            return this;
+        }
+
         private Builder setPassphrase(byte[] p) {
             if (passphrase != null) {
                 Arrays.fill(passphrase, (byte) 0);
@@ -296,26 +314,26 @@ public final class LuksVolume implements Closeable {
             return this;
         }
 
-        private Opened images() throws IOException {
+        private Opened images(boolean write) throws IOException {
             List<SeekableByteChannel> owned = new ArrayList<>();
             try {
                 SeekableByteChannel d = imageChannel;
                 String dataName = "image";
                 if (d == null) {
-                    d = Files.newByteChannel(imagePath, StandardOpenOption.READ);
+                    d = Files.newByteChannel(imagePath, openOptions(write));
                     owned.add(d);
                     dataName = imagePath.toString();
                 }
                 Image data = new Image(d, dataName);
                 Image header = data;
                 if (headerPath != null) {
-                    SeekableByteChannel h = Files.newByteChannel(headerPath, StandardOpenOption.READ);
+                    SeekableByteChannel h = Files.newByteChannel(headerPath, openOptions(write));
                     owned.add(h);
                     header = new Image(h, headerPath.toString());
                 } else if (headerChannel != null) {
                     header = new Image(headerChannel, "header");
                 }
-                return new Opened(header, data, owned);
+                return new Opened(header, data, owned, write);
             } catch (IOException | RuntimeException e) {
                 for (SeekableByteChannel c : owned) {
                     try {
@@ -328,9 +346,14 @@ public final class LuksVolume implements Closeable {
             }
         }
 
+        private static java.util.Set<StandardOpenOption> openOptions(boolean write) {
+            return write ? java.util.EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
+                    : java.util.EnumSet.of(StandardOpenOption.READ);
+        }
+
         /** The header's information, without unlocking (no secret needed). */
         public LuksInfo info() throws IOException, VolumeException {
-            try (Opened o = images()) {
+            try (Opened o = images(false)) { // never for writing
                 return layout(o.header, o.data).info();
             }
         }
@@ -341,7 +364,7 @@ public final class LuksVolume implements Closeable {
          * of the secrets, whatever the outcome.
          */
         public LuksVolume open() throws IOException, VolumeException {
-            Opened o = images();
+            Opened o = images(readWrite);
             byte[] vk = null;
             boolean ok = false;
             try {
