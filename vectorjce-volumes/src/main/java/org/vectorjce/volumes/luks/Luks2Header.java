@@ -151,6 +151,11 @@ final class Luks2Header {
                 use.subsystem, use.json, List.copyOf(warnings), other);
     }
 
+    /** A header holding only what {@link Luks2Metadata#parse} reads: to validate JSON before it is written. */
+    static Luks2Header of(long hdrSize, long seqid, String json) {
+        return new Luks2Header(hdrSize, seqid, 0, "", "sha256", "", "", json, List.of());
+    }
+
     /** This header with {@code warning} added (and no fallback). */
     Luks2Header withWarning(String warning) {
         List<String> w = new ArrayList<>(warnings);

@@ -49,7 +49,7 @@ public final class LuksVolume implements Closeable {
     public static final int MAX_KEY_FILE = 8 << 20;
 
     private final Opened images;
-    private final Layout layout;
+    private Layout layout;
     private final byte[] volumeKey;
     private final int keySlot;
     private final List<PayloadChannel> payloads = new ArrayList<>();
@@ -108,6 +108,64 @@ public final class LuksVolume implements Closeable {
                 layout.payloadSize(), layout.sectorSize(), layout.ivOffset());
         payloads.add(c);
         return c;
+    }
+
+    /**
+     * Adds a key slot holding this volume's key under {@code newPassphrase} (cryptsetup's
+     * {@code luksAddKey}), in {@code options}' key slot or the first free one, and returns its
+     * number. The volume must be open for writing ({@link Builder#readWrite()}) with a passphrase,
+     * key file or the volume key. Crash-safe: the key material is written and forced before the
+     * header names it ({@link KeySlotWriter}); the header is read again and validated first.
+     * The caller wipes {@code newPassphrase}.
+     */
+    public int addKeySlot(byte[] newPassphrase, KeySlotOptions options) throws IOException, VolumeException {
+        ensureWritable();
+        int slot = info().version() == 1
+                ? KeySlotWriter.addLuks1(images.header, images.data, volumeKey, newPassphrase, options)
+                : KeySlotWriter.addLuks2(images.header, images.data, volumeKey, newPassphrase, options);
+        layout = layout(images.header, images.data);
+        return slot;
+    }
+
+    /**
+     * Removes key slot {@code slot} (cryptsetup's {@code luksKillSlot}; {@code luksRemoveKey} is
+     * this with {@link #keySlot()}): the header stops naming it first, then its key material is
+     * overwritten with random bytes. Removing the last key slot is allowed here (the caller asks);
+     * the volume then opens only with its volume key.
+     */
+    public void removeKeySlot(int slot) throws IOException, VolumeException {
+        ensureWritable();
+        java.security.SecureRandom rnd = new java.security.SecureRandom();
+        if (info().version() == 1) {
+            KeySlotWriter.removeLuks1(images.header, images.data, slot, rnd);
+        } else {
+            KeySlotWriter.removeLuks2(images.header, images.data, slot, rnd);
+        }
+        layout = layout(images.header, images.data);
+    }
+
+    /**
+     * Replaces key slot {@code slot}'s passphrase by {@code newPassphrase} (cryptsetup's
+     * {@code luksChangeKey}) and returns the slot that now holds it: LUKS2 keeps the slot's number
+     * (new key material in a free stretch of the keyslots area, one metadata update, then the old
+     * area wiped); LUKS1 moves it to a free slot ({@code options}' key slot or the first) and then
+     * removes the old one. Refused when there is no room for the new key material beside the old.
+     */
+    public int changeKeySlot(int slot, byte[] newPassphrase, KeySlotOptions options)
+            throws IOException, VolumeException {
+        ensureWritable();
+        int s = info().version() == 1
+                ? KeySlotWriter.changeLuks1(images.header, images.data, slot, volumeKey, newPassphrase, options)
+                : KeySlotWriter.changeLuks2(images.header, images.data, slot, volumeKey, newPassphrase, options);
+        layout = layout(images.header, images.data);
+        return s;
+    }
+
+    private void ensureWritable() throws VolumeException {
+        ensureOpen();
+        if (!images.writable) {
+            throw new VolumeException("The volume was opened for reading only (LuksVolume.Builder.readWrite())");
+        }
     }
 
     /** Wipes the volume key, closes the payload channels and the images this volume opened. */
