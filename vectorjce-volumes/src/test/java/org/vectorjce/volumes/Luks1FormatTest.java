@@ -81,7 +81,7 @@ class Luks1FormatTest {
         r = org.vectorjce.volumes.tool.VolumeMainAccess.run(null, "format", img.toString(), "--type", "luks2", "-q");
         assertEquals(1, r.rc());
         assertArrayEquals(before, Files.readAllBytes(img));
-        r = org.vectorjce.volumes.tool.VolumeMainAccess.run(null, "format", img.toString(), "-q", "--key-file",
+        r = org.vectorjce.volumes.tool.VolumeMainAccess.run(null, "format", img.toString(), "--type", "luks1", "-q", "--key-file",
                 kf.toString(), "--cipher", "aes-cbc-essiv:sha256", "--key-size", "256", "--hash", "sha512",
                 "--pbkdf-force-iterations", "1000");
         assertEquals(0, r.rc(), r.err());
@@ -95,7 +95,7 @@ class Luks1FormatTest {
         // too small a file: refused, one line
         Path small = dir.resolve("s.img");
         Files.write(small, new byte[1 << 20]);
-        r = org.vectorjce.volumes.tool.VolumeMainAccess.run(null, "format", small.toString(), "-q", "--key-file",
+        r = org.vectorjce.volumes.tool.VolumeMainAccess.run(null, "format", small.toString(), "--type", "luks1", "-q", "--key-file",
                 kf.toString(), "--pbkdf-force-iterations", "1000");
         assertEquals(1, r.rc());
         assertTrue(r.err().contains("needs"), r.err());

@@ -333,7 +333,7 @@ final class KeySlotWriter {
     }
 
     /** A new key slot's JSON and its encrypted key material. */
-    private record Stored(String json, byte[] material) {
+    record Stored(String json, byte[] material) {
     }
 
     private static Stored prepareLuks2(L2 l, byte[] vk, byte[] passphrase, KeySlotOptions o, long[] area)

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
 
@@ -31,8 +32,12 @@ import org.vectorjce.volumes.luks.LuksVolume;
  * volume info IMAGE [--header F] [--dump-volume-key [--key-file F] [--key-slot N] [-q]]
  * volume test IMAGE [--header F] [--key-file F] [--key-slot N] [-v]
  * volume decrypt IMAGE OUT [--header F] [--key-file F] [--key-slot N] [--threads N]
- * volume format IMAGE [--type luks1] [--cipher C] [--key-size BITS] [--hash H] [--iter-time MS]
+ * volume format IMAGE [--type luks2|luks1] [--cipher C] [--key-size BITS] [--hash H] [--sector-size B]
+ *              [--pbkdf argon2id|argon2i|pbkdf2] [--iter-time MS] [--pbkdf-memory KIB] [--pbkdf-parallel N]
  *              [--pbkdf-force-iterations N] [--key-file F] [-q]
+ * volume add-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-q] [-v]
+ * volume remove-key IMAGE [--key-file F] [--key-slot N] [--header F] [-q] [-v]
+ * volume change-key IMAGE [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
  * </pre>
  *
  * {@code info} is {@code cryptsetup luksDump}; {@code test} is {@code cryptsetup open
@@ -72,7 +77,7 @@ public final class VolumeMain {
         }
     }
 
-    private static final String USAGE = "usage: volume info|test|decrypt|format IMAGE [OUT] [--key-file F] [--key-slot N]"
+    private static final String USAGE = "usage: volume info|test|decrypt|format|add-key|remove-key|change-key IMAGE [OUT] [--key-file F] [--key-slot N]"
             + " [--header F] [--dump-volume-key] [-q] [-v] [--threads N]";
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
@@ -123,7 +128,8 @@ public final class VolumeMain {
         Integer keySlot = null;
         boolean dumpKey = false, quiet = false, verbose = false;
         int threads = Runtime.getRuntime().availableProcessors();
-        String type = "luks1", cipher = null, hash = null;
+        String type = "luks2", cipher = null, hash = null, pbkdf = null;
+        Long pbkdfMemory = null, pbkdfParallel = null, sectorSize = null;
         Integer keySize = null;
         Long iterTime = null, forceIterations = null;
         List<String> positional = new ArrayList<>();
@@ -155,7 +161,12 @@ public final class VolumeMain {
                 case "--key-size", "-s" -> keySize = (int) number(value != null ? value : next(args, ++i, a), a, 8, 4096);
                 case "--iter-time", "-i" -> iterTime = number(value != null ? value : next(args, ++i, a), a, 1, 3_600_000);
                 case "--pbkdf-force-iterations" -> forceIterations = number(value != null ? value : next(args, ++i, a), a,
-                        1000, 0xFFFF_FFFFL);
+                        1, 0xFFFF_FFFFL);
+                case "--pbkdf" -> pbkdf = value != null ? value : next(args, ++i, a);
+                case "--pbkdf-memory" -> pbkdfMemory = number(value != null ? value : next(args, ++i, a), a, 8,
+                        4L * 1024 * 1024);
+                case "--pbkdf-parallel" -> pbkdfParallel = number(value != null ? value : next(args, ++i, a), a, 1, 16);
+                case "--sector-size" -> sectorSize = number(value != null ? value : next(args, ++i, a), a, 512, 4096);
                 case "--threads" -> {
                     String v = value != null ? value : next(args, ++i, a);
                     try {
@@ -197,8 +208,33 @@ public final class VolumeMain {
             }
             case "format", "luksFormat" -> {
                 need(positional, 1, "volume format IMAGE");
+                KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
                 return format(Path.of(positional.get(0)), type, cipher, keySize, hash, iterTime, forceIterations, keyFile,
-                        quiet);
+                        quiet, (pbkdf != null && !pbkdf.equals("pbkdf2")) || pbkdfMemory != null || pbkdfParallel != null,
+                        sectorSize, o);
+            }
+            case "add-key", "luksAddKey" -> {
+                if (positional.isEmpty() || positional.size() > 2) {
+                    throw new Usage("usage: volume add-key IMAGE [NEW_KEY_FILE]");
+                }
+                KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
+                if (keySlot != null) {
+                    o.keySlot(keySlot);
+                }
+                return addKey(Path.of(positional.get(0)), positional.size() == 2 ? Path.of(positional.get(1)) : null,
+                        header, keyFile, o, verbose);
+            }
+            case "remove-key", "luksRemoveKey" -> {
+                need(positional, 1, "volume remove-key IMAGE");
+                return removeKey(Path.of(positional.get(0)), header, keyFile, keySlot, quiet, verbose);
+            }
+            case "change-key", "luksChangeKey" -> {
+                if (positional.isEmpty() || positional.size() > 2) {
+                    throw new Usage("usage: volume change-key IMAGE [NEW_KEY_FILE]");
+                }
+                KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
+                return changeKey(Path.of(positional.get(0)), positional.size() == 2 ? Path.of(positional.get(1)) : null,
+                        header, keyFile, keySlot, o, verbose);
             }
             default -> throw new Usage("Unknown command " + verb + "; " + USAGE);
         }
@@ -217,17 +253,58 @@ public final class VolumeMain {
     }
 
     /**
-     * {@code volume format IMAGE}: a LUKS1 volume into the existing file IMAGE (as {@code cryptsetup
-     * luksFormat --type luks1}), after a confirmation unless {@code -q}; the passphrase as for the
-     * other verbs. LUKS2 formatting is not written yet.
+     * {@code volume format IMAGE}: a LUKS2 (default, as cryptsetup 2.6) or LUKS1 volume into the
+     * existing file IMAGE (as {@code cryptsetup luksFormat}), after a confirmation unless {@code -q};
+     * the passphrase as for the other verbs. Everything is checked before anything is written.
      */
     private int format(Path image, String type, String cipher, Integer keySize, String hash, Long iterTime,
-            Long forceIterations, Path keyFile, boolean quiet) throws IOException, VolumeException, Usage {
-        if (!type.equals("luks1")) {
-            throw new Usage("--type " + type + ": only luks1 can be formatted yet");
+            Long forceIterations, Path keyFile, boolean quiet, boolean argon2Options, Long sectorSize,
+            KeySlotOptions slot) throws IOException, VolumeException, Usage {
+        if (!type.equals("luks1") && !type.equals("luks2")) {
+            throw new Usage("--type " + type + ": luks1 or luks2 can be formatted");
         }
         if (!Files.isRegularFile(image)) {
             throw new NoSuchFileException(image.toString());
+        }
+        org.vectorjce.volumes.luks.Luks1Format f1 = null;
+        org.vectorjce.volumes.luks.Luks2Format f2 = null;
+        if (type.equals("luks1")) {
+            if (argon2Options) {
+                throw new Usage("LUKS1 key slots use pbkdf2 only (--pbkdf, --pbkdf-memory, --pbkdf-parallel are LUKS2's)");
+            }
+            if (sectorSize != null && sectorSize != 512) {
+                throw new Usage("--sector-size " + sectorSize + ": LUKS1 has 512-byte sectors only");
+            }
+            if (forceIterations != null && forceIterations < 1000) {
+                throw new Usage("--pbkdf-force-iterations " + forceIterations + ": pbkdf2 needs 1000 or more");
+            }
+            f1 = org.vectorjce.volumes.luks.Luks1Format.luks1();
+            if (cipher != null) {
+                f1.cipher(cipher);
+            }
+            if (keySize != null) {
+                f1.keySize(keySize);
+            }
+            if (hash != null) {
+                f1.hash(hash);
+            }
+            if (iterTime != null) {
+                f1.iterTime(iterTime);
+            }
+            if (forceIterations != null) {
+                f1.iterations(forceIterations);
+            }
+        } else {
+            f2 = org.vectorjce.volumes.luks.Luks2Format.luks2().keySlot(slot);
+            if (cipher != null) {
+                f2.cipher(cipher);
+            }
+            if (keySize != null) {
+                f2.keySize(keySize);
+            }
+            if (sectorSize != null) {
+                f2.sectorSize(sectorSize.intValue());
+            }
         }
         if (!quiet) {
             if (!Passphrase.isTerminal() || console == null) {
@@ -239,38 +316,194 @@ public final class VolumeMain {
                 throw new Usage("Operation aborted.");
             }
         }
-        org.vectorjce.volumes.luks.Luks1Format f = org.vectorjce.volumes.luks.Luks1Format.luks1();
-        if (cipher != null) {
-            f.cipher(cipher);
-        }
-        if (keySize != null) {
-            f.keySize(keySize);
-        }
-        if (hash != null) {
-            f.hash(hash);
-        }
-        if (iterTime != null) {
-            f.iterTime(iterTime);
-        }
-        if (forceIterations != null) {
-            f.iterations(forceIterations);
-        }
-        byte[] p;
-        if (keyFile != null && !keyFile.toString().equals("-")) {
-            long size = Files.size(keyFile);
-            if (size > LuksVolume.MAX_KEY_FILE) {
-                throw new VolumeException("Key file " + keyFile + " is larger than " + LuksVolume.MAX_KEY_FILE + " bytes");
-            }
-            p = Files.readAllBytes(keyFile);
-        } else if (keyFile != null) {
-            p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE);
-        } else {
-            p = Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
-        }
+        byte[] p = keyFile != null ? keyFileBytes(keyFile) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
         try {
-            f.format(image, p);
+            if (p.length == 0) {
+                throw new VolumeException("Nothing to read on input: the passphrase is empty");
+            }
+            if (f1 != null) {
+                f1.format(image, p);
+            } else {
+                f2.format(image, p);
+            }
         } finally {
             Arrays.fill(p, (byte) 0);
+        }
+        return OK;
+    }
+
+    // ---- key slots: add-key, remove-key, change-key (cryptsetup's luksAddKey, luksRemoveKey, luksChangeKey)
+
+    private static KeySlotOptions slotOptions(String pbkdf, String hash, Long iterTime, Long memory, Long parallel,
+            Long forceIterations) throws VolumeException {
+        KeySlotOptions o = KeySlotOptions.defaults();
+        if (pbkdf != null) {
+            o.pbkdf(pbkdf);
+        }
+        if (hash != null) {
+            o.hash(hash);
+        }
+        if (iterTime != null) {
+            o.iterTime(iterTime);
+        }
+        if (memory != null) {
+            o.memoryKib(memory);
+        }
+        if (parallel != null) {
+            o.parallel(parallel.intValue());
+        }
+        if (forceIterations != null) {
+            o.forceIterations(forceIterations);
+        }
+        return o;
+    }
+
+    /** A key file's bytes, {@code -} for all of standard input (cryptsetup's {@code --key-file}). */
+    private byte[] keyFileBytes(Path keyFile) throws IOException, VolumeException {
+        byte[] p;
+        if (keyFile.toString().equals("-")) {
+            p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE + 1);
+        } else {
+            if (!Files.exists(keyFile)) {
+                throw new NoSuchFileException(keyFile.toString());
+            }
+            if (Files.size(keyFile) > LuksVolume.MAX_KEY_FILE) {
+                throw new VolumeException("Key file " + keyFile + " is larger than " + LuksVolume.MAX_KEY_FILE + " bytes");
+            }
+            try (InputStream in = Files.newInputStream(keyFile)) {
+                p = in.readNBytes(LuksVolume.MAX_KEY_FILE + 1);
+            }
+        }
+        if (p.length > LuksVolume.MAX_KEY_FILE) {
+            Arrays.fill(p, (byte) 0);
+            throw new VolumeException("Key file " + keyFile + " is larger than " + LuksVolume.MAX_KEY_FILE + " bytes");
+        }
+        return p;
+    }
+
+    /**
+     * Opens IMAGE for writing with the existing secret: {@code --key-file}'s bytes, else the first
+     * line of standard input when it is not a terminal, else a prompt.
+     */
+    private LuksVolume openForKeys(Path image, Path header, Path keyFile, Integer keySlot)
+            throws IOException, VolumeException {
+        if (!Files.exists(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        if (header != null && !Files.exists(header)) {
+            throw new NoSuchFileException(header.toString());
+        }
+        LuksVolume.Builder b = builder(image, header).readWrite();
+        if (keySlot != null) {
+            b.keySlot(keySlot);
+        }
+        byte[] p = keyFile != null ? keyFileBytes(keyFile) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
+        try {
+            b.passphrase(p);
+        } finally {
+            Arrays.fill(p, (byte) 0);
+        }
+        return b.open();
+    }
+
+    /**
+     * The new secret: NEW_KEY_FILE's bytes; else, when standard input is not a terminal, its next
+     * line (the first line when {@code --key-file} gave the existing secret); else a prompt, twice.
+     */
+    private byte[] newSecret(Path newKeyFile, Path keyFile) throws IOException, VolumeException, Usage {
+        byte[] p;
+        if (newKeyFile != null) {
+            p = keyFileBytes(newKeyFile);
+        } else if (keyFile != null && keyFile.toString().equals("-")) {
+            throw new Usage("--key-file - takes all of standard input: give the new key as NEW_KEY_FILE");
+        } else if (console != null && System.console() == console && Passphrase.isTerminal()) {
+            char[] a = console.readPassword("Enter new passphrase for key slot: ");
+            char[] b = console.readPassword("Verify passphrase: ");
+            try {
+                if (a == null || b == null || !Arrays.equals(a, b)) {
+                    throw new VolumeException("Passphrases do not match");
+                }
+                java.nio.ByteBuffer e = java.nio.charset.StandardCharsets.UTF_8.encode(java.nio.CharBuffer.wrap(a));
+                p = new byte[e.remaining()];
+                e.get(p);
+                if (e.hasArray()) {
+                    Arrays.fill(e.array(), (byte) 0);
+                }
+            } finally {
+                if (a != null) {
+                    Arrays.fill(a, '\0');
+                }
+                if (b != null) {
+                    Arrays.fill(b, '\0');
+                }
+            }
+        } else {
+            p = Passphrase.read(stdin, null, LuksVolume.MAX_KEY_FILE);
+        }
+        if (p.length == 0) {
+            throw new VolumeException("Nothing to read on input: the new passphrase is empty");
+        }
+        return p;
+    }
+
+    /** {@code volume add-key}: a new key slot with the new secret, opened with an existing one. */
+    private int addKey(Path image, Path newKeyFile, Path header, Path keyFile, KeySlotOptions o, boolean verbose)
+            throws IOException, VolumeException, Usage {
+        try (LuksVolume v = openForKeys(image, header, keyFile, null)) {
+            byte[] np = newSecret(newKeyFile, keyFile);
+            try {
+                int slot = v.addKeySlot(np, o);
+                if (verbose) {
+                    out.println("Key slot " + slot + " created.");
+                }
+            } finally {
+                Arrays.fill(np, (byte) 0);
+            }
+        }
+        return OK;
+    }
+
+    /**
+     * {@code volume remove-key}: removes the key slot the given secret opens; the last key slot only
+     * with {@code -q} or a confirmation on a terminal (cryptsetup asks).
+     */
+    private int removeKey(Path image, Path header, Path keyFile, Integer keySlot, boolean quiet, boolean verbose)
+            throws IOException, VolumeException, Usage {
+        try (LuksVolume v = openForKeys(image, header, keyFile, keySlot)) {
+            int slot = v.keySlot().orElseThrow();
+            if (v.info().keySlots().size() == 1 && !quiet) {
+                if (!Passphrase.isTerminal() || console == null) {
+                    throw new Usage("Key slot " + slot + " is the last one: removing it leaves the volume unusable;"
+                            + " confirm on a terminal, or -q");
+                }
+                String yes = console.readLine("WARNING!\n========\nThis is the last keyslot. Device will become unusable"
+                        + " after purging this key.\n\nAre you sure? (Type 'yes' in capital letters): ");
+                if (!"YES".equals(yes)) {
+                    throw new Usage("Operation aborted.");
+                }
+            }
+            v.removeKeySlot(slot);
+            if (verbose) {
+                out.println("Key slot " + slot + " removed.");
+            }
+        }
+        return OK;
+    }
+
+    /** {@code volume change-key}: the key slot the existing secret opens now holds the new one. */
+    private int changeKey(Path image, Path newKeyFile, Path header, Path keyFile, Integer keySlot, KeySlotOptions o,
+            boolean verbose) throws IOException, VolumeException, Usage {
+        try (LuksVolume v = openForKeys(image, header, keyFile, keySlot)) {
+            byte[] np = newSecret(newKeyFile, keyFile);
+            try {
+                int old = v.keySlot().orElseThrow();
+                int slot = v.changeKeySlot(old, np, o);
+                if (verbose) {
+                    out.println("Key slot " + old + (slot == old ? "" : " moved to key slot " + slot) + " changed.");
+                }
+            } finally {
+                Arrays.fill(np, (byte) 0);
+            }
         }
         return OK;
     }
