@@ -38,7 +38,7 @@ class Luks2FormatTest {
     Path dir;
 
     static Path sparse(Path p, long size) throws Exception {
-        try (FileChannel f = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel f = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             f.write(ByteBuffer.allocate(1), size - 1);
         }
         return p;

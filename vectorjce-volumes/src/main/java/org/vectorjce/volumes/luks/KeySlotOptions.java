@@ -88,6 +88,9 @@ public final class KeySlotOptions {
 
     /** The key slot to use for the new key (LUKS1 0..7, LUKS2 0..31). */
     public KeySlotOptions keySlot(int slot) {
+        if (slot < 0) {
+            throw new IllegalArgumentException("Key slot " + slot + " is negative");
+        }
         this.keySlot = slot;
         return this;
     }

@@ -77,6 +77,9 @@ final class Luks2Layout implements Layout {
                     + " is not supported");
         }
         m.openableSegment(data.size);
+        if (info.keyBits() == 0) {
+            throw new VolumeException("No usable key slot is available (the volume has no key slot left)");
+        }
         SectorCipher c = SectorCipher.parse(segment.encryption());
         // The key size against the cipher, before any KDF runs.
         c.decryptor(new byte[info.keyBits() / 8], segment.sectorSize(), segment.ivTweak()).close();

@@ -219,6 +219,9 @@ public final class VolumeMain {
                 }
                 KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
                 if (keySlot != null) {
+                    if (keySlot < 0) {
+                        throw new VolumeException("Key slot " + keySlot + " is out of range (0 or more)");
+                    }
                     o.keySlot(keySlot);
                 }
                 return addKey(Path.of(positional.get(0)), positional.size() == 2 ? Path.of(positional.get(1)) : null,
