@@ -130,6 +130,54 @@ class KeySlotTest {
         assertThrows(WrongPassphraseException.class, () -> LuksVolume.at(img).passphrase(k0).open());
     }
 
+    /** A detached LUKS2 header (cryptsetup --header): key slots change in the header file only. */
+    @Test
+    void detachedHeader() throws Exception {
+        TestImages.assumeTool("cryptsetup");
+        Path hdr = Luks2FormatTest.sparse(dir.resolve("hdr.img"), 16L << 20);
+        Path data = Luks2FormatTest.sparse(dir.resolve("data.img"), 1L << 20);
+        TestImages.ok(b("zero"), "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2",
+                "--pbkdf-force-iterations", "1000", "--header", hdr.toString(), "--key-file", "-", data.toString());
+        byte[] dataBefore = Files.readAllBytes(data);
+        org.vectorjce.volumes.tool.VolumeMainAccess.Result r = org.vectorjce.volumes.tool.VolumeMainAccess.run(
+                "zero\nheader one\n", "add-key", data.toString(), "--header", hdr.toString(), "--pbkdf", "pbkdf2",
+                "--pbkdf-force-iterations", "1000");
+        assertEquals(0, r.rc(), r.err());
+        assertArrayEquals(dataBefore, Files.readAllBytes(data), "the data image is not written");
+        assertEquals(0, TestImages.run(b("header one"), "cryptsetup", "open", "--test-passphrase", "--header",
+                hdr.toString(), "--key-file", "-", "--key-slot", "1", data.toString()).rc());
+    }
+
+    /**
+     * Argon2 calibration (a 100 ms target, an 8 MiB ceiling, to stay fast): the cost found is within
+     * cryptsetup's bounds (time at least 4, memory between 32 KiB and the ceiling) and opens; the
+     * defaults are min(4, processors) lanes and min(1 GiB, half the physical memory).
+     */
+    @Test
+    void argon2Calibration() throws Exception {
+        Path img = Luks2FormatTest.sparse(dir.resolve("cal.img"), 17L << 20);
+        org.vectorjce.volumes.luks.Luks2Format.luks2().keySize(256)
+                .keySlot(KeySlotOptions.defaults().pbkdf("argon2id").iterTime(100).memoryKib(8192).parallel(2))
+                .format(img, b("calibrated"));
+        LuksKeySlot k = LuksVolume.at(img).info().keySlots().get(0);
+        assertTrue(k.time() >= 4, String.valueOf(k));
+        assertTrue(k.memoryKib() >= 32 && k.memoryKib() <= 8192, String.valueOf(k));
+        assertEquals(2, k.cpus());
+        try (LuksVolume v = LuksVolume.at(img).passphrase(b("calibrated")).open()) {
+            assertEquals(0, v.keySlot().getAsInt());
+        }
+        long physKib = 0;
+        for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+            if (line.startsWith("MemTotal:")) {
+                physKib = Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(physKib > 0, "no /proc/meminfo");
+        assertEquals(Math.min(4, Runtime.getRuntime().availableProcessors()),
+                org.vectorjce.volumes.luks.KeySlotOptionsAccess.defaultParallel());
+        assertEquals(Math.min(1L << 20, physKib / 2), org.vectorjce.volumes.luks.KeySlotOptionsAccess.defaultMemoryKib());
+    }
+
     @Test
     void readOnlyVolumeRefusesChanges() throws Exception {
         Path img = Luks2FormatTest.sparse(dir.resolve("ro.img"), 17L << 20);
