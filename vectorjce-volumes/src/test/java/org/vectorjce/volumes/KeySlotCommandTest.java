@@ -155,6 +155,23 @@ class KeySlotCommandTest {
         }
     }
 
+    /** A JSON area too full for another key slot, and an image that is not LUKS at all. */
+    @Test
+    void noRoomInTheJsonAreaAndNotLuks() throws Exception {
+        Path img = luks2();
+        String json = TestImages.luks2Json(img);
+        // an unknown member (kept by updates) filling the 12 KiB JSON area to within 300 bytes
+        int pad = 12288 - 300 - json.length() - ",\"x-pad\":\"\"".length();
+        TestImages.rewriteLuks2Json(img, json.substring(0, json.length() - 1) + ",\"x-pad\":\"" + "p".repeat(pad)
+                + "\"}");
+        assertEquals(0, opens(img, "first"));
+        refused(img, 1, "no room in its 12288-byte area", "first\nnew\n", "add-key", img.toString(), FAST);
+        Path junk = dir.resolve("junk.img");
+        Files.write(junk, new byte[1 << 20]);
+        refused(junk, 1, "not a LUKS volume", "first\nnew\n", "add-key", junk.toString(), FAST);
+        refused(junk, 1, "not a LUKS volume", "first\n", "remove-key", junk.toString(), "-q");
+    }
+
     /** A keyslots area with room for one key slot only (cryptsetup --luks2-keyslots-size). */
     @Test
     void noRoomInTheKeyslotsArea() throws Exception {

@@ -281,7 +281,9 @@ final class KeySlotWriter {
         return slot;
     }
 
+    /** The new JSON fits and validates: checked before the first write. */
     private static void checkJson(L2 l, String json) throws VolumeException {
+        Luks2Writer.checkFits(l.h().hdrSize, json);
         Luks2Metadata.parse(Luks2Header.of(l.h().hdrSize, l.h().seqid + 1, json), Long.MAX_VALUE, Long.MAX_VALUE,
                 true);
     }

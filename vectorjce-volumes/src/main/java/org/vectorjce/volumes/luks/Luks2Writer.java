@@ -51,11 +51,7 @@ final class Luks2Writer {
     static void write(Image img, long hdrSize, long seqid, String label, String checksumAlg, String uuid,
             String subsystem, byte[][] salts, String json, long dataImageSize, boolean detached)
             throws IOException, VolumeException {
-        byte[] j = json.getBytes(StandardCharsets.UTF_8);
-        if (j.length + 1 > hdrSize - Luks2Header.BINARY) {
-            throw new VolumeException("The LUKS2 JSON metadata would need " + (j.length + 1) + " bytes: no room in its "
-                    + (hdrSize - Luks2Header.BINARY) + "-byte area");
-        }
+        byte[] j = checkFits(hdrSize, json);
         if (!img.holds(0, 2 * hdrSize)) {
             throw new VolumeException(img.name + " is " + img.size + " bytes: too small for two " + hdrSize
                     + "-byte LUKS2 headers");
@@ -77,6 +73,16 @@ final class Luks2Writer {
         img.force();
         img.writeFully(0, ByteBuffer.wrap(primary));
         img.force();
+    }
+
+    /** {@code json} as UTF-8, refused when it and its NUL do not fit the JSON area of {@code hdrSize}. */
+    static byte[] checkFits(long hdrSize, String json) throws VolumeException {
+        byte[] j = json.getBytes(StandardCharsets.UTF_8);
+        if (j.length + 1 > hdrSize - Luks2Header.BINARY) {
+            throw new VolumeException("The LUKS2 JSON metadata would need " + (j.length + 1) + " bytes: no room in its "
+                    + (hdrSize - Luks2Header.BINARY) + "-byte area");
+        }
+        return j;
     }
 
     private static byte[] copy(int hdrSize, boolean primary, long seqid, String label, String checksumAlg,
