@@ -105,6 +105,9 @@ public final class Luks2Format {
             throw new VolumeException("Key size " + keyBits + " bits is not a whole number of bytes up to 4096 bits");
         }
         int keyBytes = keyBits / 8;
+        if (label.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 47) {
+            throw new VolumeException("The label is longer than 47 bytes");
+        }
         SectorCipher sc = SectorCipher.parse(cipher);
         sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
         HashAlgorithm hash = HashAlgorithm.forLuksName(slot.hash);
