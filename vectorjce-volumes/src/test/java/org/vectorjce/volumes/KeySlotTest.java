@@ -178,6 +178,29 @@ class KeySlotTest {
         assertEquals(Math.min(1L << 20, physKib / 2), org.vectorjce.volumes.luks.KeySlotOptionsAccess.defaultMemoryKib());
     }
 
+    /** Changing or removing a slot that is not active is refused before anything is written. */
+    @Test
+    void inactiveSlotsRefused() throws Exception {
+        Path l1 = dir.resolve("in1.img");
+        Files.write(l1, new byte[3 << 20]);
+        org.vectorjce.volumes.luks.Luks1Format.luks1().keySize(256).iterations(1000).format(l1, b("x"));
+        Path l2 = Luks2FormatTest.sparse(dir.resolve("in2.img"), 17L << 20);
+        org.vectorjce.volumes.luks.Luks2Format.luks2().keySize(256).keySlot(fast("pbkdf2")).format(l2, b("x"));
+        for (Path img : List.of(l1, l2)) {
+            byte[] before = Files.readAllBytes(img);
+            try (LuksVolume v = LuksVolume.at(img).passphrase(b("x")).readWrite().open()) {
+                for (int s : new int[] {3, -1, 40}) {
+                    VolumeException e = assertThrows(VolumeException.class, () -> v.changeKeySlot(s, b("y"),
+                            fast("pbkdf2")));
+                    assertTrue(e.getMessage().contains("not active") || e.getMessage().contains("out of range"),
+                            e.getMessage());
+                    assertThrows(VolumeException.class, () -> v.removeKeySlot(s));
+                }
+            }
+            assertArrayEquals(before, Files.readAllBytes(img));
+        }
+    }
+
     @Test
     void readOnlyVolumeRefusesChanges() throws Exception {
         Path img = Luks2FormatTest.sparse(dir.resolve("ro.img"), 17L << 20);

@@ -112,16 +112,18 @@ final class KeySlotWriter {
     static int changeLuks1(Image header, Image data, int slot, byte[] vk, byte[] passphrase, KeySlotOptions o)
             throws IOException, VolumeException {
         Luks1Header h = Luks1Header.read(header, data);
-        int fresh = -1;
-        for (Luks1Header.Slot s : h.slots) {
-            if (!s.active() && (o.keySlot < 0 || o.keySlot == s.id())) {
-                fresh = s.id();
-                break;
-            }
+        if (slot < 0 || slot >= Luks1Header.SLOTS || !h.slots.get(slot).active()) {
+            throw new VolumeException(slot < 0 || slot >= Luks1Header.SLOTS ? "Key slot " + slot
+                    + " is out of range 0..7" : "Key slot " + slot + " is not active");
         }
-        if (fresh < 0) {
+        int fresh;
+        if (o.keySlot >= 0) {
+            fresh = freeLuks1Slot(h, o.keySlot);
+        } else if (h.slots.stream().allMatch(Luks1Header.Slot::active)) {
             throw new VolumeException("All LUKS1 key slots are in use: changing a key needs a free one (remove a key"
                     + " first)");
+        } else {
+            fresh = freeLuks1Slot(h, -1);
         }
         KdfCost.Cost cost = KdfCost.luks1(o, h.hashSpec, h.keyBytes);
         storeLuks1(header, h, fresh, vk, passphrase, cost, o.rng());
