@@ -13,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -108,6 +110,39 @@ class Luks2FormatTest {
                 "--dump-volume-key", "--batch-mode", "--key-file", kf.toString(), img.toString()).out());
         assertArrayEquals(dumped, vk, "volume key");
         assertArrayEquals(CryptsetupFormatTest.oracle(c, dumped, ct), plain, "payload");
+    }
+
+    /**
+     * Our layout is cryptsetup's: luksDump of a volume each of us formats with the same options
+     * differs only in what is random (UUID, salts, digest) and the epoch (cryptsetup writes its
+     * header several times while formatting).
+     */
+    @ParameterizedTest
+    @CsvSource({"aes-xts-plain64,512,argon2id,sha256", "aes-cbc-essiv:sha256,256,pbkdf2,sha512"})
+    void sameLayoutAsCryptsetup(String cipher, int bits, String pbkdf, String hash) throws Exception {
+        TestImages.assumeTool("cryptsetup");
+        Path ours = sparse(dir.resolve("ours.img"), 20L << 20), theirs = sparse(dir.resolve("theirs.img"), 20L << 20);
+        List<String> kdf = pbkdf.equals("pbkdf2") ? List.of("--pbkdf-force-iterations", "1000")
+                : List.of("--pbkdf-force-iterations", "4", "--pbkdf-memory", "1024", "--pbkdf-parallel", "1");
+        List<String> c = new ArrayList<>(List.of("cryptsetup", "luksFormat", "-q", "--type", "luks2", "--cipher", cipher,
+                "--key-size", String.valueOf(bits), "--pbkdf", pbkdf, "--hash", hash));
+        c.addAll(kdf);
+        c.addAll(List.of("--key-file", "-", theirs.toString()));
+        TestImages.ok("pw".getBytes(StandardCharsets.UTF_8), c.toArray(String[]::new));
+        List<String> v = new ArrayList<>(List.of("format", ours.toString(), "-q", "--cipher", cipher, "--key-size",
+                String.valueOf(bits), "--pbkdf", pbkdf, "--hash", hash));
+        v.addAll(kdf);
+        VolumeMainAccess.Result r = VolumeMainAccess.run("pw\n", v.toArray(String[]::new));
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(normalised(TestImages.ok(null, "cryptsetup", "luksDump", theirs.toString()).out()),
+                normalised(TestImages.ok(null, "cryptsetup", "luksDump", ours.toString()).out()));
+    }
+
+    /** luksDump without its random fields and the epoch. */
+    private static String normalised(String dump) {
+        return dump.replaceAll("(?m)^(Epoch|UUID):.*$", "$1: -")
+                .replaceAll("(?m)^(\\t(Salt|Digest|AF hash)?:?\\s*)([0-9a-f]{2} )+\\s*$", "$1-")
+                .replaceAll("(?m)^\\t\\s+([0-9a-f]{2} )+\\s*$", "\\t-");
     }
 
     @Test
