@@ -1,7 +1,11 @@
 package org.vectorjce.volumes.tcrypt;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
 /**
@@ -12,7 +16,8 @@ import java.util.zip.CRC32;
  * pool's length; then the passphrase's bytes are added to the pool's first bytes. The pool —
  * 64 bytes, or VeraCrypt's 128 when the passphrase is longer than 64 — is then the PBKDF's
  * password, whole. Without keyfiles the password is the passphrase itself. Sums commute, so the
- * keyfiles' order does not matter.
+ * keyfiles' order does not matter (VeraCrypt copies the passphrase in first and adds the keyfiles
+ * after: the same sums).
  */
 final class KeyfilePool {
     static final int TC_POOL = 64, VC_POOL = 128;
@@ -44,6 +49,21 @@ final class KeyfilePool {
             pool[i] += passphrase[i];
         }
         return pool;
+    }
+
+    /**
+     * The keyfiles of folder {@code dir}, as VeraCrypt's {@code Keyfile::ApplyListToPassword} takes
+     * them on Unix: its regular files ({@code Directory::GetFilePaths}, links followed), neither
+     * subfolders (not entered) nor names starting with {@code .} (hidden); sorted by name, which
+     * only makes the reading order repeatable.
+     */
+    static List<Path> folder(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> !p.getFileName().toString().startsWith("."))
+                    .filter(Files::isRegularFile)
+                    .sorted()
+                    .toList();
+        }
     }
 
     static void wipe(byte[] b) {

@@ -176,12 +176,34 @@ public final class TcryptVolume implements Closeable {
             return this;
         }
 
-        /** Adds a keyfile (repeatable; order does not matter to the pool's sums); its first 1 MiB counts. */
-        public Builder keyFile(Path f) throws IOException {
-            try (InputStream in = Files.newInputStream(f)) {
-                keyfiles.add(in.readNBytes(KEYFILE_MAX));
+        /**
+         * Adds a keyfile, or every keyfile of a folder (repeatable; the order does not matter to the
+         * pool's sums); the first 1 MiB of each counts. A folder is used as VeraCrypt uses one
+         * ({@code Keyfile::ApplyListToPassword}): its regular files (links followed), not its
+         * subfolders nor the files whose names start with {@code .}.
+         *
+         * @throws VolumeException when {@code f} is a folder without such a file
+         */
+        public Builder keyFile(Path f) throws IOException, VolumeException {
+            if (Files.isDirectory(f)) {
+                List<Path> files = KeyfilePool.folder(f);
+                if (files.isEmpty()) {
+                    throw new VolumeException("The keyfile folder " + f + " holds no keyfile (VeraCrypt uses its"
+                            + " regular files whose names do not start with '.')");
+                }
+                for (Path p : files) {
+                    keyfiles.add(readKeyfile(p));
+                }
+            } else {
+                keyfiles.add(readKeyfile(f));
             }
             return this;
+        }
+
+        private static byte[] readKeyfile(Path f) throws IOException {
+            try (InputStream in = Files.newInputStream(f)) {
+                return in.readNBytes(KEYFILE_MAX);
+            }
         }
 
         /** VeraCrypt's PIM (1 and up; 0 means none): only VeraCrypt rows are then tried, at the PIM's cost. */
@@ -284,12 +306,7 @@ public final class TcryptVolume implements Closeable {
 
         private TcryptVolume open(SeekableByteChannel img, SeekableByteChannel hdr)
                 throws IOException, VolumeException, InterruptedException {
-            List<Kdf> kdfs = Kdf.ROWS.stream()
-                    .filter(k -> k.matches(hash))
-                    .filter(k -> veracrypt || !k.veracrypt())
-                    .filter(k -> pim == 0 || k.veracrypt())
-                    .filter(k -> system || !k.boot())
-                    .toList();
+            List<Kdf> kdfs = Kdf.select(hash, veracrypt, pim, system);
             if (kdfs.isEmpty()) {
                 throw new UnsupportedVolumeException("--hash " + hash + " names no TrueCrypt/VeraCrypt PRF"
                         + (pim > 0 ? " with a PIM" : "") + " (" + Kdf.ROWS.stream().map(Kdf::hashName).distinct()
