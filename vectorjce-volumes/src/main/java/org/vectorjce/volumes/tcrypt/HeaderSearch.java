@@ -109,6 +109,11 @@ final class HeaderSearch {
                     tried[c] = true;
                     System.arraycopy(encrypted, 0, buf, 0, buf.length);
                     try {
+                        HeaderCipher.decrypt(ch, key, buf, 16); // the magic first: 1 block of 28
+                        if (!TcryptHeader.magic(buf, veracryptModes)) {
+                            continue;
+                        }
+                        System.arraycopy(encrypted, 0, buf, 0, buf.length);
                         HeaderCipher.decrypt(ch, key, buf);
                     } catch (GeneralSecurityException e) {
                         continue; // a cipher that would not key: this chain cannot be it
