@@ -145,7 +145,7 @@ public final class TcryptVolume implements Closeable {
         private Path headerPath;
         private SeekableByteChannel headerChannel;
         private byte[] passphrase = new byte[0];
-        private final List<byte[]> keyfiles = new ArrayList<>();
+        private final KeyfilePool keyfiles = new KeyfilePool();
         private int pim;
         private boolean hidden, system, backup, veracrypt = true;
         private String hash, cipher;
@@ -192,17 +192,23 @@ public final class TcryptVolume implements Closeable {
                             + " regular files whose names do not start with '.')");
                 }
                 for (Path p : files) {
-                    keyfiles.add(readKeyfile(p));
+                    addKeyfile(p);
                 }
             } else {
-                keyfiles.add(readKeyfile(f));
+                addKeyfile(f);
             }
             return this;
         }
 
-        private static byte[] readKeyfile(Path f) throws IOException {
+        private void addKeyfile(Path f) throws IOException {
+            byte[] k = null;
             try (InputStream in = Files.newInputStream(f)) {
-                return in.readNBytes(KEYFILE_MAX);
+                k = in.readNBytes(KEYFILE_MAX);
+                keyfiles.add(k);
+            } finally {
+                if (k != null) {
+                    Arrays.fill(k, (byte) 0);
+                }
             }
         }
 
@@ -288,9 +294,7 @@ public final class TcryptVolume implements Closeable {
                 throw new VolumeException("Interrupted while trying the headers");
             } finally {
                 Arrays.fill(passphrase, (byte) 0);
-                for (byte[] k : keyfiles) {
-                    Arrays.fill(k, (byte) 0);
-                }
+                keyfiles.wipe();
                 if (hdr != null && hdr != img && headerChannel == null) {
                     hdr.close();
                 }
@@ -335,7 +339,7 @@ public final class TcryptVolume implements Closeable {
             } else {
                 where.add(new long[] {backup ? hsize + BACKUP_OFFSET : 0, backup ? 1 : 0});
             }
-            byte[] pw = KeyfilePool.password(passphrase, keyfiles, max);
+            byte[] pw = keyfiles.password(passphrase, max);
             boolean tried = false;
             List<Long> zeros = new ArrayList<>();
             try {
