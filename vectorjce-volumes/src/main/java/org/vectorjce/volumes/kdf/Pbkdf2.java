@@ -5,7 +5,10 @@ import java.util.Arrays;
 /**
  * PBKDF2 (RFC 8018, section 5.2) with HMAC over any {@link HashAlgorithm}, on a password given as
  * bytes: LUKS passes the passphrase's or key file's bytes as they are, which a {@code char[]}-based
- * {@code SecretKeyFactory} cannot express for bytes that are not UTF-8.
+ * {@code SecretKeyFactory} cannot express for bytes that are not UTF-8. Whirlpool runs its own
+ * loop ({@link Whirlpool#pbkdf2Block}: pre-keyed states, four compressions on locals and no
+ * allocation per iteration) instead of Bouncy Castle's {@code HMac}, which buffers each message
+ * and copies its digest's state twice per iteration.
  */
 public final class Pbkdf2 {
     /** The largest iteration count a LUKS header can hold (a 32-bit unsigned field). */
@@ -24,6 +27,15 @@ public final class Pbkdf2 {
         }
         if (length < 1) {
             throw new IllegalArgumentException("PBKDF2 output length " + length);
+        }
+        if (hash == HashAlgorithm.WHIRLPOOL) {
+            byte[] out = new byte[length];
+            for (int block = 1, done = 0; done < length; block++, done += Whirlpool.LENGTH) {
+                byte[] t = Whirlpool.pbkdf2Block(password, salt, iterations, block);
+                System.arraycopy(t, 0, out, done, Math.min(t.length, length - done));
+                Arrays.fill(t, (byte) 0);
+            }
+            return out;
         }
         HashAlgorithm.Prf prf = hash.newHmac(password);
         int h = prf.length();
@@ -71,6 +83,9 @@ public final class Pbkdf2 {
         }
         if (index < 1) {
             throw new IllegalArgumentException("PBKDF2 block index " + index);
+        }
+        if (hash == HashAlgorithm.WHIRLPOOL) {
+            return Whirlpool.pbkdf2Block(password, salt, iterations, index);
         }
         HashAlgorithm.Prf prf = hash.newHmac(password);
         int h = prf.length();

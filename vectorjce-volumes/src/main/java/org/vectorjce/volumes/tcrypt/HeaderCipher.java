@@ -169,9 +169,19 @@ final class HeaderCipher {
      * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes).
      */
     static void decrypt(Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
+        decrypt(chain, key, buf, LEN);
+    }
+
+    /**
+     * Decrypts the first {@code len} bytes of the header (a multiple of 16) in {@code buf} in
+     * place: the same bytes a whole decryption gives there, since in every mode a block depends
+     * only on the blocks before it (XTS and LRW: on none; CBC: on the one before). A trial
+     * decrypts the first 16 bytes, which hold the magic, and the rest only when the magic is there.
+     */
+    static void decrypt(Chain chain, byte[] key, byte[] buf, int len) throws GeneralSecurityException {
         List<Block> made = new ArrayList<>();
         try {
-            decrypt(chain, key, buf, made);
+            decrypt(chain, key, buf, len, made);
         } finally {
             for (Block b : made) {
                 b.destroy();
@@ -179,47 +189,50 @@ final class HeaderCipher {
         }
     }
 
-    private static void decrypt(Chain chain, byte[] key, byte[] buf, List<Block> made) throws GeneralSecurityException {
+    private static void decrypt(Chain chain, byte[] key, byte[] buf, int len, List<Block> made)
+            throws GeneralSecurityException {
         int n = chain.parts().size();
         switch (chain.mode()) {
             case XTS -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    xts(block(p.cipher(), key, p.keyOffset(), 32, made), block(p.cipher(), key, p.ivOffset(), 32, made), buf);
+                    xts(block(p.cipher(), key, p.keyOffset(), 32, made), block(p.cipher(), key, p.ivOffset(), 32, made), buf,
+                            len);
                 }
             }
             case LRW -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    lrw(block(p.cipher(), key, p.keyOffset(), p.keySize() - 16, made), Arrays.copyOfRange(key, 0, 16), buf);
+                    lrw(block(p.cipher(), key, p.keyOffset(), p.keySize() - 16, made), Arrays.copyOfRange(key, 0, 16), buf,
+                            len);
                 }
             }
             case CBC_TCW, CBC_TCRYPT -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    whiten(buf, key);
+                    whiten(buf, key, len);
                     Block b = block(p.cipher(), key, p.keyOffset(), p.keySize(), made);
-                    cbc(new Block[] {b}, Arrays.copyOfRange(key, p.ivOffset(), p.ivOffset() + b.size()), buf);
+                    cbc(new Block[] {b}, Arrays.copyOfRange(key, p.ivOffset(), p.ivOffset() + b.size()), buf, len);
                 }
             }
             case CBCI_TCRYPT -> {
-                whiten(buf, key);
+                whiten(buf, key, len);
                 Block[] bs = new Block[n];
                 for (int i = 0; i < n; i++) {
                     Chain.Part p = chain.parts().get(i);
                     bs[i] = block(p.cipher(), key, p.keyOffset(), p.keySize(), made);
                 }
                 Chain.Part first = chain.parts().get(0);
-                cbc(bs, Arrays.copyOfRange(key, first.ivOffset(), first.ivOffset() + bs[0].size()), buf);
+                cbc(bs, Arrays.copyOfRange(key, first.ivOffset(), first.ivOffset() + bs[0].size()), buf, len);
             }
         }
     }
 
     /** IEEE 1619 XTS decryption of one data unit numbered 0 (whole blocks). */
-    private static void xts(Block data, Block tweak, byte[] buf) throws GeneralSecurityException {
+    private static void xts(Block data, Block tweak, byte[] buf, int len) throws GeneralSecurityException {
         byte[] t = new byte[16];
         tweak.encrypt(t, 0);
-        for (int off = 0; off < buf.length; off += 16) {
+        for (int off = 0; off < len; off += 16) {
             xor(buf, off, t);
             data.decrypt(buf, off);
             xor(buf, off, t);
@@ -242,9 +255,9 @@ final class HeaderCipher {
      * D(C ⊕ T) ⊕ T with T = K2 ⊗ i in GF(2^128), the 128-bit values big-endian (x^127 the top bit of
      * byte 0), reduced by x^128 + x^7 + x^2 + x + 1.
      */
-    private static void lrw(Block data, byte[] k2, byte[] buf) throws GeneralSecurityException {
+    private static void lrw(Block data, byte[] k2, byte[] buf, int len) throws GeneralSecurityException {
         byte[] t = new byte[16];
-        for (int off = 0, index = 1; off < buf.length; off += 16, index++) {
+        for (int off = 0, index = 1; off < len; off += 16, index++) {
             byte[] i = new byte[16];
             for (int j = 0; j < 4; j++) {
                 i[15 - j] = (byte) (index >>> (8 * j));
@@ -278,10 +291,10 @@ final class HeaderCipher {
     }
 
     /** CBC decryption with a chain inside (one cipher: plain CBC); the last cipher of {@code bs} runs first. */
-    private static void cbc(Block[] bs, byte[] iv, byte[] buf) throws GeneralSecurityException {
+    private static void cbc(Block[] bs, byte[] iv, byte[] buf, int len) throws GeneralSecurityException {
         int size = bs[0].size();
         byte[] old = new byte[size];
-        for (int off = 0; off < buf.length; off += size) {
+        for (int off = 0; off < len; off += size) {
             System.arraycopy(buf, off, old, 0, size);
             for (int i = bs.length - 1; i >= 0; i--) {
                 bs[i].decrypt(buf, off);
@@ -296,8 +309,8 @@ final class HeaderCipher {
     }
 
     /** TrueCrypt's whitening: the 8 bytes at 8 of the key, repeated, XORed over the header. */
-    private static void whiten(byte[] buf, byte[] key) {
-        for (int j = 0; j < buf.length; j++) {
+    private static void whiten(byte[] buf, byte[] key, int len) {
+        for (int j = 0; j < len; j++) {
             buf[j] ^= key[8 + (j % 8)];
         }
     }

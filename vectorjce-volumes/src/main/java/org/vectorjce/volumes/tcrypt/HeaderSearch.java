@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -30,7 +32,12 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * Blocks are queued by the work it takes to have a row's key up to them (block index × the row's
  * cost per block), so TrueCrypt's 1000-iteration rows are all tried before VeraCrypt's first
  * 500,000-iteration block, then by the table's row order; Argon2id (one indivisible derivation,
- * hundreds of MiB) runs last.
+ * hundreds of MiB) runs last. A row's first blocks are those of the table's first chain given
+ * (XTS with one cipher, the usual volume: 64 bytes); the rest, which only cascades read, are queued
+ * when those have been tried and opened nothing, not on speculation: a block derived beside the
+ * first ones slows them (on two cores it takes the core the JIT compiler needs in a fresh JVM;
+ * measured 0.6 s against 1.0 s for a hinted SHA-512 open of an AES volume), while the trials of
+ * the other rows keep the cores busy when there are several.
  */
 final class HeaderSearch {
     /** What opened: the row, the chain and the decrypted header. */
@@ -59,9 +66,11 @@ final class HeaderSearch {
         final boolean[] tried;
         final int blockLen;
         final byte[][] blocks;
+        final int first;           // blocks derived at once: the table's first chain's key
+        int arrivedCount;
         boolean closed;
 
-        Row(Kdf kdf, int pim, List<Chain> chains) {
+        Row(Kdf kdf, int pim, List<Chain> chains, int firstBytes) {
             this.kdf = kdf;
             this.pim = pim;
             this.chains = chains;
@@ -69,13 +78,17 @@ final class HeaderSearch {
             int need = chains.stream().mapToInt(Chain::keyBytesNeeded).max().orElse(0);
             this.blockLen = kdf.argon2() ? Kdf.KEY_LENGTH : kdf.hash().length();
             this.blocks = new byte[(need + blockLen - 1) / blockLen][];
+            this.first = Math.min(blocks.length, Math.max(1, (firstBytes + blockLen - 1) / blockLen));
         }
 
-        /** Stores a block and tries every chain whose key bytes are now all there. */
-        synchronized void arrived(int index, byte[] b) {
+        /**
+         * Stores a block and tries every chain whose key bytes are now all there; true when the
+         * first blocks are all there, nothing opened, and the rest of the row is to be derived.
+         */
+        synchronized boolean arrived(int index, byte[] b) {
             if (closed || result.isDone()) {
                 Arrays.fill(b, (byte) 0);
-                return;
+                return false;
             }
             blocks[index] = b;
             int have = 0;
@@ -96,6 +109,11 @@ final class HeaderSearch {
                     tried[c] = true;
                     System.arraycopy(encrypted, 0, buf, 0, buf.length);
                     try {
+                        HeaderCipher.decrypt(ch, key, buf, 16); // the magic first: 1 block of 28
+                        if (!TcryptHeader.magic(buf, veracryptModes)) {
+                            continue;
+                        }
+                        System.arraycopy(encrypted, 0, buf, 0, buf.length);
                         HeaderCipher.decrypt(ch, key, buf);
                     } catch (GeneralSecurityException e) {
                         continue; // a cipher that would not key: this chain cannot be it
@@ -112,6 +130,7 @@ final class HeaderSearch {
                 Arrays.fill(key, (byte) 0);
                 Arrays.fill(buf, (byte) 0);
             }
+            return ++arrivedCount == first && first < blocks.length && !result.isDone();
         }
 
         synchronized void close() {
@@ -137,53 +156,81 @@ final class HeaderSearch {
         List<Chain> sorted = new ArrayList<>(chains);
         sorted.sort(Comparator.comparingInt(Chain::keyBytesNeeded)); // stable: table order within a size
         List<Row> rows = new ArrayList<>();
-        record Task(Row row, int block, double order, int rowIndex) {
-        }
-        List<Task> tasks = new ArrayList<>();
         for (Kdf k : kdfs) {
-            Row r = s.new Row(k, pim, sorted);
-            rows.add(r);
-            for (int b = 0; b < r.blocks.length; b++) {
-                tasks.add(new Task(r, b, k.argon2() ? Double.MAX_VALUE : (b + 1) * cost(k, pim), rows.size() - 1));
+            Row r = s.new Row(k, pim, sorted, chains.get(0).keyBytesNeeded());
+            if (r.blocks.length > 0) {
+                rows.add(r);
             }
         }
-        tasks.sort(Comparator.comparingDouble(Task::order).thenComparingInt(Task::rowIndex));
-        if (tasks.isEmpty()) {
+        if (rows.isEmpty()) {
             return null;
         }
-        int n = Math.max(1, Math.min(threads, tasks.size()));
-        if (threads > tasks.size()) {
-            // a core the KDF leaves idle (a hinted open of one block): load and key the provider's
-            // ciphers meanwhile, which the trials need next (tens of milliseconds in a fresh JVM)
+        int firstTasks = rows.stream().mapToInt(r -> r.first).sum();
+        int n = Math.max(1, Math.min(threads, firstTasks));
+        if (threads > firstTasks) {
+            // a core the KDF leaves idle (a hinted open): load and key the provider's ciphers
+            // meanwhile, which the trials need next (tens of milliseconds in a fresh JVM)
             Thread w = new Thread(HeaderCipher::warmUp, "tcrypt-warm-up");
             w.setDaemon(true);
             w.start();
         }
-        AtomicInteger left = new AtomicInteger(tasks.size());
-        ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
-            Thread t = new Thread(r, "tcrypt-kdf");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            for (Task t : tasks) {
-                pool.execute(() -> {
-                    try {
-                        if (!s.result.isDone()) {
-                            t.row.arrived(t.block, s.derive(t.row, t.block));
-                        }
-                    } catch (CancellationException e) {
-                        // another trial opened the header
-                    } catch (VolumeException e) {
-                        s.failure.compareAndSet(null, e);
-                    } catch (RuntimeException e) {
-                        s.failure.compareAndSet(null, new VolumeException(t.row.kdf + " failed: " + e, e));
-                    } finally {
-                        if (left.decrementAndGet() == 0) {
-                            s.result.complete(null);
+        AtomicInteger left = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(n, n, 0, TimeUnit.SECONDS, new PriorityBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "tcrypt-kdf");
+                    t.setDaemon(true);
+                    return t;
+                });
+        final class Task implements Runnable, Comparable<Task> {
+            final Row row;
+            final int block, rowIndex;
+            final double order;
+
+            Task(int rowIndex, int block) {
+                this.row = rows.get(rowIndex);
+                this.rowIndex = rowIndex;
+                this.block = block;
+                this.order = row.kdf.argon2() ? Double.MAX_VALUE : (block + 1) * cost(row.kdf, pim);
+            }
+
+            @Override
+            public int compareTo(Task o) {
+                int c = Double.compare(order, o.order);
+                return c != 0 ? c : rowIndex != o.rowIndex ? Integer.compare(rowIndex, o.rowIndex)
+                        : Integer.compare(block, o.block);
+            }
+
+            @Override
+            public void run() {
+                try {
+                    if (!s.result.isDone() && row.arrived(block, s.derive(row, block))) {
+                        // the rest of the row's key only now: the first chain (AES alone, say) may
+                        // have opened it, and a block derived on speculation would have taken a
+                        // core from the first blocks and from the JIT compiler
+                        left.addAndGet(row.blocks.length - row.first);
+                        for (int b = row.first; b < row.blocks.length; b++) {
+                            pool.execute(new Task(rowIndex, b));
                         }
                     }
-                });
+                } catch (CancellationException | RejectedExecutionException e) {
+                    // another trial opened the header
+                } catch (VolumeException e) {
+                    s.failure.compareAndSet(null, e);
+                } catch (RuntimeException e) {
+                    s.failure.compareAndSet(null, new VolumeException(row.kdf + " failed: " + e, e));
+                } finally {
+                    if (left.decrementAndGet() == 0) {
+                        s.result.complete(null);
+                    }
+                }
+            }
+        }
+        try {
+            left.set(firstTasks);
+            for (int i = 0; i < rows.size(); i++) {
+                for (int b = 0; b < rows.get(i).first; b++) {
+                    pool.execute(new Task(i, b));
+                }
             }
             Match m = s.result.get();
             if (m == null && s.failure.get() != null) {
@@ -203,17 +250,19 @@ final class HeaderSearch {
 
     /**
      * Rough time of one PBKDF2 block of {@code k}, for ordering only: iterations × the hash's
-     * relative cost per HMAC iteration here (JDK SHA-2 intrinsics against Bouncy Castle's Java
-     * digests; Whirlpool and Streebog are several times slower than SHA-512).
+     * time per iteration relative to SHA-512's, for a first 500,000-iteration block in a fresh JVM
+     * here (JDK SHA-2 intrinsics; the own Whirlpool; Bouncy Castle's BLAKE2s, RIPEMD-160 and
+     * Streebog: 0.35, 0.48, 0.84, 0.65, 0.74 and 4.5 s for SHA-256, SHA-512, Whirlpool, BLAKE2s,
+     * RIPEMD-160 and Streebog).
      */
     private static double cost(Kdf k, int pim) {
         double f = switch (k.hash()) {
-            case SHA256 -> 0.4;
+            case SHA256 -> 0.7;
             case SHA512, SHA1 -> 1;
-            case BLAKE2S_256 -> 1.5;
-            case RIPEMD160 -> 1.8;
-            case WHIRLPOOL -> 9;
-            case STREEBOG512 -> 20;
+            case BLAKE2S_256 -> 1.4;
+            case RIPEMD160 -> 1.6;
+            case WHIRLPOOL -> 1.8;
+            case STREEBOG512 -> 9;
             default -> 2;
         };
         return k.iterations(pim) * f;

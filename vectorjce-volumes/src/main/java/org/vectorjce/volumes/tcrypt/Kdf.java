@@ -17,7 +17,7 @@ import org.vectorjce.volumes.kdf.HashAlgorithm;
  * @param legacy     a pre-4.0 TrueCrypt row (SHA-1)
  * @param veracrypt  a VeraCrypt row (magic {@code VERA}); the others are TrueCrypt's
  * @param boot       VeraCrypt's iteration count for system encryption only (its boot loader's);
- *                   tried only with {@code --tcrypt-system}, where cryptsetup tries it always
+ *                   tried only with {@code --tcrypt-system} (see {@link #select})
  */
 record Kdf(String name, HashAlgorithm hash, long iterations, long memoryKib, long pimConst, long pimMult,
         boolean legacy, boolean veracrypt, boolean boot) {
@@ -41,6 +41,24 @@ record Kdf(String name, HashAlgorithm hash, long iterations, long memoryKib, lon
             pbkdf2(HashAlgorithm.RIPEMD160, 655_331, 15000, 1000, false, true, false),
             pbkdf2(HashAlgorithm.RIPEMD160, 327_661, 0, 2048, false, true, true),
             pbkdf2(HashAlgorithm.STREEBOG512, 500_000, 15000, 1000, false, true, false));
+
+    /**
+     * The rows tried for these options, in the table's order: those whose hash name contains
+     * {@code hash} (null: all), VeraCrypt's only if {@code veracrypt}, only VeraCrypt's with a PIM
+     * ({@code pim} > 0), and the rows cryptsetup's table marks "boot only" (VeraCrypt's
+     * system-encryption counts: SHA-256 200,000, BLAKE2s-256 200,000, RIPEMD-160 327,661) only for
+     * a system header ({@code system}), which tries the other rows too (VeraCrypt's SHA-512 system
+     * encryption uses the normal 500,000). cryptsetup tries the boot rows for every volume;
+     * VeraCrypt uses them for system encryption only, so a normal volume never needs them.
+     */
+    static List<Kdf> select(String hash, boolean veracrypt, int pim, boolean system) {
+        return ROWS.stream()
+                .filter(k -> k.matches(hash))
+                .filter(k -> veracrypt || !k.veracrypt())
+                .filter(k -> pim == 0 || k.veracrypt())
+                .filter(k -> system || !k.boot())
+                .toList();
+    }
 
     private static Kdf pbkdf2(HashAlgorithm h, long iterations, long pimConst, long pimMult, boolean legacy,
             boolean veracrypt, boolean boot) {

@@ -33,7 +33,8 @@ import org.vectorjce.volumes.WrongPassphraseException;
  *
  * The password is the first line of standard input when it is not a terminal, else a prompt
  * without echo; {@code --key-file} (repeatable, {@code -d}) adds a TrueCrypt keyfile, as in
- * cryptsetup's {@code tcryptOpen}, and does not replace the password. {@code --threads} is how many
+ * cryptsetup's {@code tcryptOpen}, or a folder's keyfiles, as in VeraCrypt (its regular files
+ * whose names do not start with a dot), and does not replace the password. {@code --threads} is how many
  * header trials run at once (default the processor count). Exit status: 0 success, 2 no
  * header opened (cryptsetup's code), 1 any other error, with one line on standard error.
  */

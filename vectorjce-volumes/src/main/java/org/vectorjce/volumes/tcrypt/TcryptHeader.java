@@ -48,11 +48,10 @@ final class TcryptHeader {
      * (or, if {@code veracryptModes}, {@code VERA}) magic, or a CRC32 that does not match.
      */
     static TcryptHeader parse(byte[] h, boolean veracryptModes) {
-        boolean tc = h[0] == 'T' && h[1] == 'R' && h[2] == 'U' && h[3] == 'E';
-        boolean vc = veracryptModes && h[0] == 'V' && h[1] == 'E' && h[2] == 'R' && h[3] == 'A';
-        if (!tc && !vc) {
+        if (!magic(h, veracryptModes)) {
             return null;
         }
+        boolean vc = h[0] == 'V';
         if (u16(h, VERSION) > 3 && crc32(h, 0, HEADER_CRC) != u32(h, HEADER_CRC)) {
             return null;
         }
@@ -60,6 +59,12 @@ final class TcryptHeader {
             return null;
         }
         return new TcryptHeader(h, vc);
+    }
+
+    /** Whether {@code h} starts with {@code TRUE} (or, if {@code veracryptModes}, {@code VERA}). */
+    static boolean magic(byte[] h, boolean veracryptModes) {
+        return h[0] == 'T' && h[1] == 'R' && h[2] == 'U' && h[3] == 'E'
+                || veracryptModes && h[0] == 'V' && h[1] == 'E' && h[2] == 'R' && h[3] == 'A';
     }
 
     boolean system() {

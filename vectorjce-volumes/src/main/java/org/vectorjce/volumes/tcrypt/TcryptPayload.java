@@ -2,7 +2,6 @@ package org.vectorjce.volumes.tcrypt;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
@@ -12,6 +11,7 @@ import java.util.Arrays;
 import javax.crypto.Cipher;
 
 import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.volumes.ReadOnlyChannel;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 
 /**
@@ -21,11 +21,13 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
  * provider's multi-sector path: {@code AES|Twofish/XTS/NoPadding} with a
  * {@link SectorParameterSpec} {@code plain64} (data unit {@code ivOffset + i}, as
  * {@code TCRYPT_get_iv_offset} gives it), or {@code /LRW/} with {@code benbi} for TrueCrypt 4.x.
- * Runs of up to 1 MiB per cipher call. Writes and truncation throw
+ * Runs of up to 1 MiB per cipher call, each cipher over the whole run before the next; a read of
+ * whole data units into a heap buffer is read and decrypted in that buffer, other reads go through
+ * a work buffer wiped after each run. Writes and truncation throw
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
  * leaves the image open (the volume owns it). Not thread-safe.
  */
-final class TcryptPayload implements SeekableByteChannel {
+final class TcryptPayload extends ReadOnlyChannel {
     static final int UNIT = 512;
     private static final int RUN = 1 << 20;
 
@@ -36,11 +38,10 @@ final class TcryptPayload implements SeekableByteChannel {
     private final TcKey[] keys;
     private final int[] keyLengths;
     private final byte[] work = new byte[RUN];
-    private long position;
-    private boolean open = true;
 
     TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset)
             throws UnsupportedVolumeException {
+        super(size);
         this.image = image;
         this.offset = offset;
         this.size = size;
@@ -74,37 +75,45 @@ final class TcryptPayload implements SeekableByteChannel {
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
-        ensureOpen();
-        if (position >= size) {
-            return dst.hasRemaining() ? -1 : 0;
-        }
-        int n = (int) Math.min(dst.remaining(), size - position);
-        int done = 0;
+    protected void readAt(long p, ByteBuffer dst) throws IOException {
         try {
-            while (done < n) {
-                long p = position + done;
+            while (dst.hasRemaining()) {
                 long unit = p / UNIT;
                 int skip = (int) (p - unit * UNIT);
-                int len = (int) Math.min((long) (Math.min(n - done + skip, RUN) + UNIT - 1) / UNIT * UNIT,
-                        size - unit * UNIT);
-                readFully(offset + unit * UNIT, ByteBuffer.wrap(work, 0, len));
-                for (int i = ciphers.length - 1; i >= 0; i--) {
-                    ciphers[i].init(Cipher.DECRYPT_MODE, keys[i],
-                            new SectorParameterSpec(ivGenerator, ivOffset + unit, UNIT));
-                    ciphers[i].doFinal(work, 0, len, work, 0);
+                int want = dst.remaining();
+                if (skip == 0 && want >= UNIT && dst.hasArray()) {
+                    // whole data units straight into the caller's array, decrypted there: no copy
+                    int len = (int) Math.min(Math.min(want, RUN) / UNIT * UNIT, size - p);
+                    int at = dst.arrayOffset() + dst.position();
+                    readFully(offset + p, ByteBuffer.wrap(dst.array(), at, len));
+                    decrypt(dst.array(), at, len, unit);
+                    dst.position(dst.position() + len);
+                    p += len;
+                    continue;
                 }
-                int take = Math.min(len - skip, n - done);
-                dst.put(work, skip, take);
-                done += take;
+                int len = (int) Math.min((long) (Math.min(want + skip, RUN) + UNIT - 1) / UNIT * UNIT,
+                        size - unit * UNIT);
+                try {
+                    readFully(offset + unit * UNIT, ByteBuffer.wrap(work, 0, len));
+                    decrypt(work, 0, len, unit);
+                    int take = Math.min(len - skip, want);
+                    dst.put(work, skip, take);
+                    p += take;
+                } finally {
+                    Arrays.fill(work, 0, len, (byte) 0);
+                }
             }
         } catch (GeneralSecurityException e) {
             throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
-        } finally {
-            Arrays.fill(work, (byte) 0);
         }
-        position += n;
-        return n;
+    }
+
+    /** Decrypts {@code len} bytes (whole data units from {@code unit}) in place: the chain's last cipher first. */
+    private void decrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
+        for (int i = ciphers.length - 1; i >= 0; i--) {
+            ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset + unit, UNIT));
+            ciphers[i].doFinal(b, off, len, b, off);
+        }
     }
 
     private void readFully(long at, ByteBuffer b) throws IOException {
@@ -129,48 +138,8 @@ final class TcryptPayload implements SeekableByteChannel {
     }
 
     @Override
-    public int write(ByteBuffer src) {
-        throw new NonWritableChannelException();
-    }
-
-    @Override
-    public long position() throws IOException {
-        ensureOpen();
-        return position;
-    }
-
-    @Override
-    public SeekableByteChannel position(long p) throws IOException {
-        ensureOpen();
-        if (p < 0) {
-            throw new IllegalArgumentException("Negative position " + p);
-        }
-        position = p;
-        return this;
-    }
-
-    @Override
-    public long size() throws IOException {
-        ensureOpen();
-        return size;
-    }
-
-    @Override
-    public SeekableByteChannel truncate(long s) {
-        throw new NonWritableChannelException();
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
-    public void close() {
-        if (open) {
-            open = false;
-            wipe();
-        }
+    protected void closed() {
+        wipe();
     }
 
     private void wipe() {
@@ -189,11 +158,5 @@ final class TcryptPayload implements SeekableByteChannel {
             keys[i].destroy();
         }
         Arrays.fill(work, (byte) 0);
-    }
-
-    private void ensureOpen() throws ClosedChannelException {
-        if (!open) {
-            throw new ClosedChannelException();
-        }
     }
 }

@@ -145,7 +145,7 @@ public final class TcryptVolume implements Closeable {
         private Path headerPath;
         private SeekableByteChannel headerChannel;
         private byte[] passphrase = new byte[0];
-        private final List<byte[]> keyfiles = new ArrayList<>();
+        private final KeyfilePool keyfiles = new KeyfilePool();
         private int pim;
         private boolean hidden, system, backup, veracrypt = true;
         private String hash, cipher;
@@ -176,12 +176,40 @@ public final class TcryptVolume implements Closeable {
             return this;
         }
 
-        /** Adds a keyfile (repeatable; order does not matter to the pool's sums); its first 1 MiB counts. */
-        public Builder keyFile(Path f) throws IOException {
-            try (InputStream in = Files.newInputStream(f)) {
-                keyfiles.add(in.readNBytes(KEYFILE_MAX));
+        /**
+         * Adds a keyfile, or every keyfile of a folder (repeatable; the order does not matter to the
+         * pool's sums); the first 1 MiB of each counts. A folder is used as VeraCrypt uses one
+         * ({@code Keyfile::ApplyListToPassword}): its regular files (links followed), not its
+         * subfolders nor the files whose names start with {@code .}.
+         *
+         * @throws VolumeException when {@code f} is a folder without such a file
+         */
+        public Builder keyFile(Path f) throws IOException, VolumeException {
+            if (Files.isDirectory(f)) {
+                List<Path> files = KeyfilePool.folder(f);
+                if (files.isEmpty()) {
+                    throw new VolumeException("The keyfile folder " + f + " holds no keyfile (VeraCrypt uses its"
+                            + " regular files whose names do not start with '.')");
+                }
+                for (Path p : files) {
+                    addKeyfile(p);
+                }
+            } else {
+                addKeyfile(f);
             }
             return this;
+        }
+
+        private void addKeyfile(Path f) throws IOException {
+            byte[] k = null;
+            try (InputStream in = Files.newInputStream(f)) {
+                k = in.readNBytes(KEYFILE_MAX);
+                keyfiles.add(k);
+            } finally {
+                if (k != null) {
+                    Arrays.fill(k, (byte) 0);
+                }
+            }
         }
 
         /** VeraCrypt's PIM (1 and up; 0 means none): only VeraCrypt rows are then tried, at the PIM's cost. */
@@ -266,9 +294,7 @@ public final class TcryptVolume implements Closeable {
                 throw new VolumeException("Interrupted while trying the headers");
             } finally {
                 Arrays.fill(passphrase, (byte) 0);
-                for (byte[] k : keyfiles) {
-                    Arrays.fill(k, (byte) 0);
-                }
+                keyfiles.wipe();
                 if (hdr != null && hdr != img && headerChannel == null) {
                     hdr.close();
                 }
@@ -284,12 +310,7 @@ public final class TcryptVolume implements Closeable {
 
         private TcryptVolume open(SeekableByteChannel img, SeekableByteChannel hdr)
                 throws IOException, VolumeException, InterruptedException {
-            List<Kdf> kdfs = Kdf.ROWS.stream()
-                    .filter(k -> k.matches(hash))
-                    .filter(k -> veracrypt || !k.veracrypt())
-                    .filter(k -> pim == 0 || k.veracrypt())
-                    .filter(k -> system || !k.boot())
-                    .toList();
+            List<Kdf> kdfs = Kdf.select(hash, veracrypt, pim, system);
             if (kdfs.isEmpty()) {
                 throw new UnsupportedVolumeException("--hash " + hash + " names no TrueCrypt/VeraCrypt PRF"
                         + (pim > 0 ? " with a PIM" : "") + " (" + Kdf.ROWS.stream().map(Kdf::hashName).distinct()
@@ -318,7 +339,7 @@ public final class TcryptVolume implements Closeable {
             } else {
                 where.add(new long[] {backup ? hsize + BACKUP_OFFSET : 0, backup ? 1 : 0});
             }
-            byte[] pw = KeyfilePool.password(passphrase, keyfiles, max);
+            byte[] pw = keyfiles.password(passphrase, max);
             boolean tried = false;
             List<Long> zeros = new ArrayList<>();
             try {

@@ -54,7 +54,8 @@ class TcryptImagesTest {
         assertEquals(93, images().size());
     }
 
-    static TcryptVolume.Builder builder(Path f, TcryptImages.Image im, boolean hidden) throws IOException {
+    static TcryptVolume.Builder builder(Path f, TcryptImages.Image im, boolean hidden)
+            throws IOException, org.vectorjce.volumes.VolumeException {
         TcryptVolume.Builder b = TcryptVolume.at(f)
                 .passphrase((hidden ? TcryptImages.PASSWORD_HIDDEN : im.password()).getBytes(StandardCharsets.UTF_8))
                 .hash(im.hash()).cipher(im.cipherHint()).pim(im.pim()).hidden(hidden).system(im.system());
