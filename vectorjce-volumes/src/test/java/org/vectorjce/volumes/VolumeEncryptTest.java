@@ -114,6 +114,9 @@ class VolumeEncryptTest {
         r = VolumeMainAccess.run("PW q\n", "encrypt", dir.resolve("missing").toString(), img.toString());
         assertEquals(1, r.rc());
         assertEquals("No such file: " + dir.resolve("missing") + "\n", r.err());
+        r = VolumeMainAccess.run("PW q\n", "encrypt", dir.toString(), img.toString());
+        assertEquals(1, r.rc());
+        assertTrue(r.err().contains("is not a regular file"), r.err());
         r = VolumeMainAccess.run("PW q\n", "encrypt", img.toString(), img.toString());
         assertEquals(1, r.rc());
         assertTrue(r.err().contains("refusing to encrypt it into itself"), r.err());

@@ -434,8 +434,11 @@ public final class VolumeMain {
      */
     private int encrypt(Path in, Path image, Path header, Path keyFile, Integer keySlot, int threads)
             throws IOException, VolumeException {
-        if (!Files.isRegularFile(in)) {
+        if (!Files.exists(in)) {
             throw new NoSuchFileException(in.toString());
+        }
+        if (!Files.isRegularFile(in)) {
+            throw new VolumeException("IN " + in + " is not a regular file (its size must be known before writing)");
         }
         if (!Files.exists(image)) {
             throw new NoSuchFileException(image.toString());
