@@ -2,12 +2,13 @@
 # LUKS payload speed: `volume decrypt` and `volume encrypt` (the vectorjce-volumes jar, --threads 2,
 # a fresh JVM each, wall time of the whole command) of a 1 GiB payload, Twofish-XTS and AES-XTS,
 # beside `cp` of the same 1 GiB file and the provider's bare multi-sector cipher on one thread
-# (bench/payload/PayloadBench.java `cipher`: Cipher + SectorParameterSpec, 1 MiB calls over 1 GiB in
-# memory, in a fresh JVM of its own per direction, timed inside it: no JVM start counted); then the
-# same comparison in steady state inside one JVM (PayloadBench `scaling`), and LuksVolume.payload()
-# against SectorChannel with the same cipher and key, 1 MiB reads, in one JVM (PayloadBench
-# `channels`). Rounds alternate the commands; each line gives the command's CPU use (% of one
-# core: 200% is both cores). Every decrypt is compared with the input (cmp). Holds /tmp/vjce-build.lock for the whole run; the files live in a
+# (bench/payload/PayloadBench.java `cipher`: Cipher + SectorParameterSpec, 1 MiB calls over 1 GiB
+# in memory, in a fresh JVM of its own per direction, timed inside it: no JVM start counted); then
+# the same comparison in steady state inside one JVM (PayloadBench `scaling`), and
+# LuksVolume.payload() against SectorChannel with the same cipher and key, 1 MiB reads and 1 MiB
+# writes on one thread in one JVM (PayloadBench `channels`). Rounds alternate the commands; each
+# command line gives its CPU use (% of one core: 200% is both cores). Every decrypt is compared
+# with the input (cmp). Holds /tmp/vjce-build.lock for the whole run; the files live in a
 # temporary folder under --dir (default /tmp), in the page cache, and are deleted at the end.
 # Writes bench/results/<UTC date>-payload.txt. Needs the jar (./mvnw -B -q package -DskipTests at
 # the root); the AES volume is formatted by cryptsetup (LUKS2) when it is installed, else by
@@ -108,7 +109,7 @@ mkdir -p results
     "${bench[@]}" scaling "$work/$v.img" "$work/key" 2 2>/dev/null
   done
   for v in tw aes; do
-    echo "## LuksVolume.payload() vs SectorChannel, $v.img, one JVM (timed inside it)"
+    echo "## LuksVolume.payload() vs SectorChannel, $v.img, one JVM, one thread (timed inside it)"
     "${bench[@]}" channels "$work/$v.img" "$work/key" 3 2>/dev/null
   done
   echo "# load after: $(uptime)"

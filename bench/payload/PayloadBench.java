@@ -22,9 +22,11 @@ import org.vectorjce.volumes.luks.LuksVolume;
  *                                   the provider's Cipher with SectorParameterSpec (512-byte sectors),
  *                                   1 MiB calls over BYTES of one in-memory buffer, on one thread, in
  *                                   this fresh JVM (as a volume command starts one); MB/s
- *   channels IMAGE KEYFILE ROUNDS   1 MiB reads over the whole payload: LuksVolume.payload() against
+ *   channels IMAGE KEYFILE ROUNDS   1 MiB reads, then 1 MiB writes, over the whole payload, one
+ *                                   thread: LuksVolume.payload() (opened readWrite()) against
  *                                   SectorChannel over the same bytes of the image with the same cipher
  *                                   and volume key, alternated ROUNDS times in this JVM; MB/s each
+ *                                   (the writes leave the payload's old plaintext changed)
  *   scaling IMAGE KEYFILE ROUNDS    steady state in one JVM after a warm-up: the bare cipher (as
  *                                   `cipher`, the volume's spec and key) on one thread against 4 MiB
  *                                   chunks of the payload read (decrypt) and written (encrypt) by two
@@ -63,8 +65,8 @@ public class PayloadBench {
     }
 
     static void channels(Path image, Path keyFile, int rounds) throws Exception {
-        try (LuksVolume v = LuksVolume.at(image).keyFile(keyFile).open();
-             FileChannel raw = FileChannel.open(image, StandardOpenOption.READ)) {
+        try (LuksVolume v = LuksVolume.at(image).keyFile(keyFile).readWrite().open();
+             FileChannel raw = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             byte[] vk = v.volumeKey();
             String spec = v.info().cipher();
             String alg = spec.startsWith("aes") ? "AES" : "Twofish";
@@ -74,17 +76,29 @@ public class PayloadBench {
             java.util.Arrays.fill(vk, (byte) 0);
             SeekableByteChannel payload = v.payload();
             ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+            new Random(3).nextBytes(buf.array());
             for (int r = 1; r <= rounds; r++) {
-                for (int which = 0; which < 2; which++) {
-                    SeekableByteChannel ch = which == 0 ? payload : sc;
+                for (int op = 0; op < 4; op++) {
+                    SeekableByteChannel ch = op % 2 == 0 ? payload : sc;
+                    boolean write = op >= 2;
                     ch.position(0);
                     long t0 = System.nanoTime(), n = 0;
-                    for (int got; (got = ch.read(buf.clear())) > 0; ) {
-                        n += got;
+                    if (write) {
+                        for (long at = 0; at < size; at += buf.capacity()) {
+                            buf.clear().limit((int) Math.min(buf.capacity(), size - at));
+                            while (buf.hasRemaining()) {
+                                n += ch.write(buf);
+                            }
+                        }
+                    } else {
+                        for (int got; (got = ch.read(buf.clear())) > 0; ) {
+                            n += got;
+                        }
                     }
                     double s = (System.nanoTime() - t0) / 1e9;
-                    System.out.printf("round %d %s: %d bytes in 1 MiB reads, %.3f s = %.0f MB/s%n", r,
-                            which == 0 ? "LuksVolume.payload()" : "SectorChannel       ", n, s, n / s / 1e6);
+                    System.out.printf("round %d %s: %d bytes in 1 MiB %s, %.3f s = %.0f MB/s%n", r,
+                            op % 2 == 0 ? "LuksVolume.payload()" : "SectorChannel       ", n,
+                            write ? "writes" : "reads ", s, n / s / 1e6);
                 }
             }
             sc.close();
@@ -151,7 +165,7 @@ public class PayloadBench {
         }
     }
 
-    /** Bytes [offset, offset + size) of a file, read-only (what SectorChannel takes as the image). */
+    /** Bytes [offset, offset + size) of a file (what SectorChannel takes as the image); writes inside only. */
     static final class Window implements SeekableByteChannel {
         private final FileChannel f;
         private final long offset, size;
@@ -183,7 +197,17 @@ public class PayloadBench {
             return total;
         }
 
-        @Override public int write(ByteBuffer src) { throw new java.nio.channels.NonWritableChannelException(); }
+        @Override public int write(ByteBuffer src) throws IOException {
+            int n = src.remaining();
+            if (pos + n > size) {
+                throw new IOException("past the end");
+            }
+            while (src.hasRemaining()) {
+                f.write(src, offset + pos + (n - src.remaining()));
+            }
+            pos += n;
+            return n;
+        }
         @Override public long position() { return pos; }
         @Override public SeekableByteChannel position(long p) { pos = p; return this; }
         @Override public long size() { return size; }
