@@ -7,7 +7,9 @@
 # the same comparison in steady state inside one JVM (PayloadBench `scaling`), and
 # LuksVolume.payload() against SectorChannel with the same cipher and key, 1 MiB reads and 1 MiB
 # writes on one thread in one JVM (PayloadBench `channels`). Rounds alternate the commands; each
-# command line gives its CPU use (% of one core: 200% is both cores). Every decrypt is compared
+# command line gives its CPU use (% of one core: 200% is both cores). `cp` and `decrypt`, which
+# create a 1 GiB file, each run right after one was deleted (a new file's page-cache allocation
+# varies here from 0.3 to 4 s of kernel time with what ran before). Every decrypt is compared
 # with the input (cmp). Holds /tmp/vjce-build.lock for the whole run; the files live in a
 # temporary folder under --dir (default /tmp), in the page cache, and are deleted at the end.
 # Writes bench/results/<UTC date>-payload.txt. Needs the jar (./mvnw -B -q package -DskipTests at
@@ -80,8 +82,6 @@ mkdir -p results
   echo "# MB/s = $bytes bytes / wall seconds of the whole command (JVM start and key slot included) unless marked"
   for r in $(seq "$rounds"); do
     echo "## round $r"
-    t=$(secs cp "$work/plain" "$work/copy"); rm -f "$work/copy"; cp_mbs=$(mbs "$t")
-    echo "cp: $t s, $cp_mbs MB/s, cpu $(cat "$work/cpu")"
     bare_dec=$("${bench[@]}" cipher twofish-xts-plain64 512 "$bytes" decrypt 2>/dev/null)
     bare_enc=$("${bench[@]}" cipher twofish-xts-plain64 512 "$bytes" encrypt 2>/dev/null)
     echo "$bare_dec"; echo "$bare_enc"
@@ -90,17 +90,21 @@ mkdir -p results
     for v in tw aes; do
       t=$(secs "${volume[@]}" encrypt "$work/plain" "$work/$v.img" --key-file "$work/key" --threads 2); enc=$(mbs "$t")
       enc_cpu=$(cat "$work/cpu")
-      rm -f "$work/out"
+      if [ "$v" = tw ]; then what="twofish-xts"; else what="aes-xts    "; fi
+      echo "$what volume encrypt --threads 2: $enc MB/s, cpu $enc_cpu"
+      # cp, then decrypt: each a new 1 GiB file right after one was deleted
+      t=$(secs cp "$work/plain" "$work/copy"); cp_mbs=$(mbs "$t")
+      echo "cp: $t s, $cp_mbs MB/s, cpu $(cat "$work/cpu")"
+      rm -f "$work/copy"
       t=$(secs "${volume[@]}" decrypt "$work/$v.img" "$work/out" --key-file "$work/key" --threads 2); dec=$(mbs "$t")
       dec_cpu=$(cat "$work/cpu")
       cmp -s "$work/out" "$work/plain" || { echo "decrypt of $v.img differs from the input" >&2; exit 1; }
       rm -f "$work/out"
+      echo "$what volume decrypt --threads 2: $dec MB/s, cpu $dec_cpu"
       if [ "$v" = tw ]; then
-        echo "twofish-xts volume encrypt --threads 2: $enc MB/s ($(ratio "$enc" "$bare_enc")x bare encrypt), cpu $enc_cpu"
-        echo "twofish-xts volume decrypt --threads 2: $dec MB/s ($(ratio "$dec" "$bare_dec")x bare decrypt), cpu $dec_cpu"
+        echo "  ratios: encrypt $(ratio "$enc" "$bare_enc")x bare encrypt, decrypt $(ratio "$dec" "$bare_dec")x bare decrypt (this round)"
       else
-        echo "aes-xts     volume encrypt --threads 2: $enc MB/s ($(ratio "$enc" "$cp_mbs")x cp), cpu $enc_cpu"
-        echo "aes-xts     volume decrypt --threads 2: $dec MB/s ($(ratio "$dec" "$cp_mbs")x cp), cpu $dec_cpu"
+        echo "  ratios: encrypt $(ratio "$enc" "$cp_mbs")x cp, decrypt $(ratio "$dec" "$cp_mbs")x cp (the cp just above)"
       fi
     done
   done

@@ -408,8 +408,12 @@ public final class VolumeMain {
                     }
                     buf.flip();
                     long p = at;
-                    while (buf.hasRemaining()) {
-                        p += o.write(buf, p);
+                    // One writer at a time: the kernel takes the file's lock for each write, and a
+                    // second writer spins on it; waiting here leaves the processor to the others.
+                    synchronized (o) {
+                        while (buf.hasRemaining()) {
+                            p += o.write(buf, p);
+                        }
                     }
                 });
                 done = true;
