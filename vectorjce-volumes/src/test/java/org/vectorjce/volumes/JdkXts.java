@@ -12,7 +12,10 @@ final class JdkXts {
     private JdkXts() {
     }
 
-    /** {@code data} (whole sectors of {@code sectorSize}, payload sector 0 first) en- or decrypted with {@code key} = K1 ‖ K2. */
+    /**
+     * {@code data} (whole sectors of {@code sectorSize}, payload sector 0 first) encrypted or
+     * decrypted with {@code key} = K1 ‖ K2.
+     */
     static byte[] crypt(boolean encrypt, byte[] key, byte[] data, int sectorSize) throws Exception {
         int half = key.length / 2;
         Cipher data1 = Cipher.getInstance("AES/ECB/NoPadding", "SunJCE");
