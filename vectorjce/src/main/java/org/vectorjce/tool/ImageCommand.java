@@ -12,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.SectorParameterSpec;
@@ -20,7 +22,9 @@ import org.vectorjce.VectorJceProvider;
 /**
  * {@code image encrypt|decrypt}: a whole raw disk image into a new file, sector by sector as Linux
  * dm-crypt's plain mode does, with cryptsetup's option names. The result opens with
- * {@code cryptsetup open --type plain} and the same options (see the README).
+ * {@code cryptsetup open --type plain} and the same options (see the README). {@code --threads N}
+ * workers (default: the processor count), each with a cipher of its own, take 1 MiB chunks in
+ * turn and write them at their offsets.
  */
 final class ImageCommand {
     private ImageCommand() {
@@ -37,7 +41,10 @@ final class ImageCommand {
               --iv-large-sectors   IV sector numbers count N-byte sectors, not 512-byte ones
               --skip N             IV offset in 512-byte sectors (cryptsetup --skip), default 0
               --force              overwrite OUTPUT if it exists (never INPUT)
-            INPUT must be a whole number of sectors; OUTPUT is a new file of the same size.
+              --threads N          N workers, each with its own cipher, over 1 MiB chunks
+                                   (default: the processor count)
+            INPUT must be a whole number of sectors; OUTPUT is a new file of the same size
+            (removed again when the command fails).
             A progress line goes to the terminal when stderr is one. Exit status: 0 done,
             1 I/O error, 2 bad options, key, size or files.
             """;
@@ -73,7 +80,7 @@ final class ImageCommand {
             throw new UsageError("the first argument is encrypt or decrypt, not '" + verb + "'");
         }
         String cipherSpec = null, keyFile = null;
-        int keyBits = -1, sectorSize = 512;
+        int keyBits = -1, sectorSize = 512, threads = Runtime.getRuntime().availableProcessors();
         long skip = 0;
         boolean large = false, force = false;
         String input = null, output = null;
@@ -94,6 +101,13 @@ final class ImageCommand {
                 }
                 case "--iv-large-sectors" -> large = true;
                 case "--force" -> force = true;
+                case "--threads" -> {
+                    String v = value(args, ++i, a);
+                    threads = number(v, a);
+                    if (threads < 1 || threads > 1024) {
+                        throw new UsageError(a + " " + v + ": a number from 1 to 1024");
+                    }
+                }
                 default -> {
                     if (a.startsWith("-")) {
                         throw new UsageError("unknown option " + a + " (see 'image --help')");
@@ -149,14 +163,22 @@ final class ImageCommand {
             } catch (GeneralSecurityException e) {
                 throw new UsageError(e.getMessage() + " (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
             }
+            boolean created = false, done = false;
             try (FileChannel src = FileChannel.open(in, StandardOpenOption.READ);
                  FileChannel dst = FileChannel.open(outPath, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
                          force ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW)) {
-                copy(c, k, opmode, parts[2].toLowerCase(Locale.ROOT), first, sectorSize, large, src, dst, size, err);
+                created = true;
+                copy(threads, alg + "/" + mode + "/NoPadding", k, opmode, parts[2].toLowerCase(Locale.ROOT), first,
+                        sectorSize, large, src, dst, size, err);
+                done = true;
             } catch (FileAlreadyExistsException e) {
                 throw new UsageError("OUTPUT " + output + " exists (--force overwrites it)");
             } catch (NoSuchFileException e) {
                 throw new UsageError("cannot create OUTPUT " + output + ": no such directory");
+            } finally {
+                if (created && !done) {
+                    Files.deleteIfExists(outPath); // no partial OUTPUT left behind
+                }
             }
         } catch (GeneralSecurityException e) {
             throw new IOException(e);
@@ -168,32 +190,77 @@ final class ImageCommand {
         return 0;
     }
 
-    /** The image through the cipher, 1 MiB of whole sectors per call, with a progress line on a terminal. */
-    private static void copy(Cipher c, SecretKeySpec k, int opmode, String gen, long first, int sectorSize,
-            boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
+    /** Bytes per work item and per cipher call: 1 MiB of whole sectors. */
+    private static final int CHUNK = 1 << 20;
+
+    /**
+     * The image through the cipher: {@code threads} workers (at most one per chunk), each with its
+     * own {@code transformation} instance and buffer, take the next 1 MiB chunk in turn, read it at
+     * its offset, run it through one {@code doFinal} with the {@code SectorParameterSpec} of its
+     * first sector and write it at the same offset. The first failure stops the others and is
+     * thrown. A progress line on a terminal, drawn by the calling thread.
+     */
+    private static void copy(int threads, String transformation, SecretKeySpec k, int opmode, String gen, long first,
+            int sectorSize, boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
             throws IOException, GeneralSecurityException {
-        byte[] buf = new byte[1 << 20];
-        Progress progress = Progress.forTerminal(err, size);
-        long done = 0;
-        while (done < size) {
-            int n = (int) Math.min(buf.length, size - done);
-            ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
-            while (b.hasRemaining()) {
-                if (src.read(b) < 0) {
-                    throw new IOException("INPUT ended early at byte " + (done + b.position()));
-                }
-            }
-            c.init(opmode, k, new SectorParameterSpec(gen, first + done / sectorSize, sectorSize, large));
-            c.doFinal(buf, 0, n, buf, 0);
-            b = ByteBuffer.wrap(buf, 0, n);
-            while (b.hasRemaining()) {
-                dst.write(b);
-            }
-            done += n;
-            progress.update(done);
+        int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
+        Cipher[] ciphers = new Cipher[n];
+        for (int i = 0; i < n; i++) {
+            ciphers[i] = Cipher.getInstance(transformation, new VectorJceProvider());
+            ciphers[i].init(opmode, k, new SectorParameterSpec(gen, first, sectorSize, large));
         }
-        Arrays.fill(buf, (byte) 0);
-        progress.finish(done);
+        Progress progress = Progress.forTerminal(err, size);
+        AtomicLong next = new AtomicLong(), done = new AtomicLong();
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        Thread[] workers = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            Cipher c = ciphers[i];
+            workers[i] = new Thread(() -> {
+                byte[] buf = new byte[(int) Math.min(CHUNK, Math.max(size, 1))];
+                try {
+                    for (long at; failure.get() == null && (at = next.getAndAdd(CHUNK)) < size; ) {
+                        int len = (int) Math.min(CHUNK, size - at);
+                        ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
+                        while (b.hasRemaining()) {
+                            if (src.read(b, at + b.position()) < 0) {
+                                throw new IOException("INPUT ended early at byte " + (at + b.position()));
+                            }
+                        }
+                        c.init(opmode, k, new SectorParameterSpec(gen, first + at / sectorSize, sectorSize, large));
+                        c.doFinal(buf, 0, len, buf, 0);
+                        b = ByteBuffer.wrap(buf, 0, len);
+                        while (b.hasRemaining()) {
+                            dst.write(b, at + b.position());
+                        }
+                        done.addAndGet(len);
+                    }
+                } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    Arrays.fill(buf, (byte) 0);
+                }
+            }, "image-" + i);
+            workers[i].start();
+        }
+        for (Thread w : workers) {
+            while (w.isAlive()) {
+                try {
+                    w.join(200);
+                } catch (InterruptedException e) {
+                    failure.compareAndSet(null, new IOException("interrupted"));
+                }
+                progress.update(done.get());
+            }
+        }
+        Exception e = failure.get();
+        if (e instanceof IOException io) {
+            throw io;
+        } else if (e instanceof GeneralSecurityException g) {
+            throw g;
+        } else if (e instanceof RuntimeException r) {
+            throw r;
+        }
+        progress.finish(done.get());
     }
 
     /** A one-line progress bar on a terminal: bytes, MB/s, time left; nothing when stderr is piped. */

@@ -63,6 +63,47 @@ class ImageCommandTest {
         assertArrayEquals(c.doFinal(plain), Files.readAllBytes(enc2));
     }
 
+    /**
+     * {@code --threads}: 1, 2, 3 and 7 workers (and the default) give the bytes one
+     * SectorParameterSpec call over the whole image gives, for an image whose last 1 MiB chunk is
+     * short; decrypting with another thread count gives the input back.
+     */
+    @Test
+    void threadsGiveTheSameImage(@TempDir Path dir) throws Exception {
+        Random rnd = new Random(17);
+        byte[] plain = new byte[5 * (1 << 20) + 3 * 4096];
+        rnd.nextBytes(plain);
+        byte[] key = new byte[64];
+        rnd.nextBytes(key);
+        Path img = dir.resolve("disk.img"), kf = dir.resolve("key.bin");
+        Files.write(img, plain);
+        Files.write(kf, key);
+        Cipher c = Cipher.getInstance("Twofish/XTS/NoPadding", new VectorJceProvider());
+        c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "Twofish"), new SectorParameterSpec("plain64", 16, 4096));
+        byte[] expect = c.doFinal(plain);
+        for (String threads : new String[] {"1", "2", "3", "7", null}) {
+            Path enc = dir.resolve("disk.enc." + threads);
+            String[] base = {"encrypt", "--cipher", "twofish-xts-plain64", "--key-file", kf.toString(), "--sector-size",
+                "4096", "--skip", "128", img.toString(), enc.toString()};
+            String[] args = threads == null ? base : concat(base, "--threads", threads);
+            Run r = image(args);
+            assertEquals(0, r.status(), r.err());
+            assertEquals("", r.err(), "no progress line when stderr is not a terminal");
+            assertArrayEquals(expect, Files.readAllBytes(enc), "--threads " + threads);
+        }
+        Path dec = dir.resolve("disk.dec");
+        Run r = image("decrypt", "--cipher", "twofish-xts-plain64", "--key-file", kf.toString(), "--sector-size", "4096",
+                "--skip", "128", "--threads", "4", dir.resolve("disk.enc.1").toString(), dec.toString());
+        assertEquals(0, r.status(), r.err());
+        assertArrayEquals(plain, Files.readAllBytes(dec));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
     @Test
     void errorsExitNonZeroWithOneLineReasons(@TempDir Path dir) throws Exception {
         Path img = dir.resolve("disk.img"), odd = dir.resolve("odd.img"), kf = dir.resolve("key.bin");
@@ -84,6 +125,9 @@ class ImageCommandTest {
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--sector-size", "4096", "--skip", "3", i, o}, 2, "--skip 3"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", dir.resolve("none").toString(), i, o}, 2, "not a readable file"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--bogus", i, o}, 2, "unknown option --bogus"},
+            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--threads", "0", i, o}, 2, "--threads 0: a number from 1 to 1024"},
+            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--threads", "two", i, o}, 2, "--threads two: not a number"},
+            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, i, o, "--threads"}, 2, "--threads needs a value"},
         };
         for (Object[] c : cases) {
             Run r = image((String[]) c[0]);

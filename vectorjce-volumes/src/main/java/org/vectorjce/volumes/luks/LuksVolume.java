@@ -99,13 +99,19 @@ public final class LuksVolume implements Closeable {
     }
 
     /**
-     * A new read-only channel over the plaintext payload, at position 0: what {@code cryptsetup
-     * open} shows. Each call returns a channel of its own; all are closed with the volume.
+     * A new channel over the plaintext payload, at position 0: what {@code cryptsetup open} shows.
+     * Read-only ({@code write} and {@code truncate} throw {@link java.nio.channels.NonWritableChannelException})
+     * unless the volume was opened with {@link Builder#readWrite()} (or {@link #of} a writable
+     * channel with it): then writes at any position and length inside the payload are encrypted
+     * in place, a sector only partly written keeping its other bytes; a write reaching past the
+     * payload's end throws an {@code IOException} naming its size and writes nothing; the payload
+     * never grows, and {@code truncate} throws an {@code IOException}. Each call returns a channel
+     * of its own (its own cipher: one per thread); all are closed with the volume.
      */
     public SeekableByteChannel payload() throws IOException, VolumeException {
         ensureOpen();
         PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher(), volumeKey, layout.payloadOffset(),
-                layout.payloadSize(), layout.sectorSize(), layout.ivOffset());
+                layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
         payloads.add(c);
         return c;
     }

@@ -96,7 +96,7 @@ final class SectorCipher {
         return crypter(key, sectorSize, ivOffset, Cipher.DECRYPT_MODE);
     }
 
-    /** As {@link #decryptor}, encrypting (for writing key material). */
+    /** As {@link #decryptor}, encrypting (for key material and a writable payload). */
     Decryptor encryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
         return crypter(key, sectorSize, ivOffset, Cipher.ENCRYPT_MODE);
     }
@@ -127,7 +127,7 @@ final class SectorCipher {
         return spec;
     }
 
-    /** Decrypts runs of whole sectors in place. Not thread-safe. */
+    /** Decrypts (or, made by {@link #encryptor}, encrypts) runs of whole sectors in place. Not thread-safe. */
     static final class Decryptor implements AutoCloseable {
         private final SectorCipher sc;
         private final Cipher cipher;

@@ -7,20 +7,24 @@ import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 
 /**
- * A read-only view of bytes {@code [offset, offset + size)} of an image: the encrypted payload,
- * as {@code SectorChannel} expects an image that starts at sector 0. Closing it leaves the image
- * open (the volume owns it).
+ * A view of bytes {@code [offset, offset + size)} of an image: the encrypted payload, as
+ * {@code SectorChannel} expects an image that starts at sector 0. Read-only unless made
+ * {@code writable}; a write never reaches past the window's end (an {@code IOException} naming its
+ * size, nothing written) and the window's size never changes ({@code truncate} is refused).
+ * Closing it leaves the image open (the volume owns it).
  */
 final class WindowChannel implements SeekableByteChannel {
     private final Image image;
     private final long offset, size;
+    private final boolean writable;
     private long position;
     private boolean open = true;
 
-    WindowChannel(Image image, long offset, long size) {
+    WindowChannel(Image image, long offset, long size, boolean writable) {
         this.image = image;
         this.offset = offset;
         this.size = size;
+        this.writable = writable;
     }
 
     @Override
@@ -37,9 +41,21 @@ final class WindowChannel implements SeekableByteChannel {
         return n;
     }
 
+    /** Writes all of {@code src} at the position, which with it must lie inside the window. */
     @Override
-    public int write(ByteBuffer src) {
-        throw new NonWritableChannelException();
+    public int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        int n = src.remaining();
+        if (position > size || n > size - position) {
+            throw new IOException("A write of " + n + " bytes at " + position + " goes past the end of the " + size
+                    + "-byte payload");
+        }
+        image.writeFully(offset + position, src);
+        position += n;
+        return n;
     }
 
     @Override
@@ -64,9 +80,14 @@ final class WindowChannel implements SeekableByteChannel {
         return size;
     }
 
+    /** Refused: the payload's size is the header's. */
     @Override
-    public SeekableByteChannel truncate(long s) {
-        throw new NonWritableChannelException();
+    public SeekableByteChannel truncate(long s) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        throw new IOException("The payload's size is fixed at " + size + " bytes: truncate is not supported");
     }
 
     @Override

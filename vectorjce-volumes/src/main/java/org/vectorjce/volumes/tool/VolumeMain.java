@@ -32,6 +32,7 @@ import org.vectorjce.volumes.luks.LuksVolume;
  * volume info IMAGE [--header F] [--dump-volume-key [--key-file F] [--key-slot N] [-q]]
  * volume test IMAGE [--header F] [--key-file F] [--key-slot N] [-v]
  * volume decrypt IMAGE OUT [--header F] [--key-file F] [--key-slot N] [--threads N]
+ * volume encrypt IN IMAGE [--header F] [--key-file F] [--key-slot N] [--threads N]
  * volume format IMAGE [--type luks2|luks1] [--cipher C] [--key-size BITS] [--hash H] [--sector-size B]
  *              [--pbkdf argon2id|argon2i|pbkdf2] [--iter-time MS] [--pbkdf-memory KIB] [--pbkdf-parallel N]
  *              [--pbkdf-force-iterations N] [--key-file F] [-q]
@@ -43,7 +44,9 @@ import org.vectorjce.volumes.luks.LuksVolume;
  * {@code info} is {@code cryptsetup luksDump}; {@code test} is {@code cryptsetup open
  * --test-passphrase}; {@code decrypt} writes the plaintext {@code cryptsetup open} would show to
  * the new file {@code OUT} (an existing one is refused; {@code --threads N} workers, default the
- * processor count; a progress bar on a terminal). The passphrase is the whole key file with
+ * processor count; a progress bar on a terminal); {@code encrypt} writes the raw file {@code IN}
+ * into the payload from its start, as {@code dd} to the opened device does (the only verb that
+ * opens IMAGE for writing). The passphrase is the whole key file with
  * {@code --key-file} (all of standard input for {@code --key-file -}), else the first line of standard input when it is not a terminal, else a
  * prompt without echo. Exit status: 0 success, 2 no key slot opened (cryptsetup's code), 1 any
  * other error, with one line on standard error.
@@ -77,7 +80,8 @@ public final class VolumeMain {
         }
     }
 
-    private static final String USAGE = "usage: volume info|test|decrypt|format|add-key|remove-key|change-key IMAGE [OUT] [--key-file F] [--key-slot N]"
+    private static final String USAGE = "usage: volume info|test|decrypt|encrypt|format|add-key|remove-key|change-key IMAGE [OUT]"
+            + " [--key-file F] [--key-slot N]"
             + " [--header F] [--dump-volume-key] [-q] [-v] [--threads N]";
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
@@ -204,6 +208,11 @@ public final class VolumeMain {
             case "decrypt" -> {
                 need(positional, 2, "volume decrypt IMAGE OUT");
                 return decrypt(Path.of(positional.get(0)), Path.of(positional.get(1)), header, keyFile, keySlot,
+                        threads);
+            }
+            case "encrypt" -> {
+                need(positional, 2, "volume encrypt IN IMAGE");
+                return encrypt(Path.of(positional.get(0)), Path.of(positional.get(1)), header, keyFile, keySlot,
                         threads);
             }
             case "format", "luksFormat" -> {
@@ -533,10 +542,19 @@ public final class VolumeMain {
     }
 
     private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot) throws IOException, VolumeException {
+        return open(image, header, keyFile, keySlot, false);
+    }
+
+    /** Opens the volume with the secret the options name; for writing only when {@code write}. */
+    private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot, boolean write)
+            throws IOException, VolumeException {
         if (!Files.exists(image)) {
             throw new NoSuchFileException(image.toString());
         }
         LuksVolume.Builder b = builder(image, header);
+        if (write) {
+            b.readWrite();
+        }
         if (keySlot != null) {
             b.keySlot(keySlot);
         }
@@ -601,7 +619,7 @@ public final class VolumeMain {
         return OK;
     }
 
-    /** Bytes per work item of {@code decrypt}: 4 MiB (many sector-cipher runs of 1 MiB). */
+    /** Bytes per work item of {@code decrypt} and {@code encrypt}: 4 MiB (many sector-cipher runs of 1 MiB). */
     private static final int CHUNK = 4 << 20;
 
     /**
@@ -616,72 +634,25 @@ public final class VolumeMain {
         }
         try (LuksVolume v = open(image, header, keyFile, keySlot)) {
             long size = v.payloadSize();
-            int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
-            SeekableByteChannel[] channels = new SeekableByteChannel[n];
-            for (int i = 0; i < n; i++) {
-                channels[i] = v.payload();
-            }
             boolean done = false;
             try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                AtomicLong next = new AtomicLong(), written = new AtomicLong();
-                AtomicReference<Throwable> failure = new AtomicReference<>();
-                Thread[] workers = new Thread[n];
-                for (int i = 0; i < n; i++) {
-                    SeekableByteChannel plain = channels[i];
-                    workers[i] = new Thread(() -> {
-                        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(size, 1)));
-                        try {
-                            for (long at; failure.get() == null && (at = next.getAndAdd(CHUNK)) < size; ) {
-                                int len = (int) Math.min(CHUNK, size - at);
-                                buf.clear().limit(len);
-                                plain.position(at);
-                                while (buf.hasRemaining()) {
-                                    if (plain.read(buf) < 0) {
-                                        throw new IOException("The payload ended at byte " + (at + buf.position()));
-                                    }
-                                }
-                                buf.flip();
-                                long p = at;
-                                while (buf.hasRemaining()) {
-                                    p += o.write(buf, p);
-                                }
-                                written.addAndGet(len);
-                            }
-                        } catch (Throwable t) {
-                            failure.compareAndSet(null, t);
-                        } finally {
-                            Arrays.fill(buf.array(), (byte) 0);
-                        }
-                    }, "volume-decrypt-" + i);
-                    workers[i].start();
-                }
-                boolean bar = console != null && Passphrase.isTerminal();
-                for (Thread w : workers) {
-                    while (w.isAlive()) {
-                        try {
-                            w.join(200);
-                        } catch (InterruptedException e) {
-                            failure.compareAndSet(null, e);
-                        }
-                        if (bar) {
-                            progress(written.get(), size);
+                chunks(v, size, threads, "volume-decrypt", (plain, at, buf) -> {
+                    plain.position(at);
+                    while (buf.hasRemaining()) {
+                        if (plain.read(buf) < 0) {
+                            throw new IOException("The payload ended at byte " + (at + buf.position()));
                         }
                     }
-                }
-                if (bar) {
-                    progress(written.get(), size);
-                    err.println();
-                }
-                Throwable t = failure.get();
-                if (t instanceof IOException e) {
-                    throw e;
-                } else if (t instanceof RuntimeException e) {
-                    throw e;
-                } else if (t instanceof Error e) {
-                    throw e;
-                } else if (t != null) {
-                    throw new IOException("Decryption interrupted");
-                }
+                    buf.flip();
+                    long p = at;
+                    // One writer at a time: the kernel takes the file's lock for each write, and a
+                    // second writer spins on it; waiting here leaves the processor to the others.
+                    synchronized (o) {
+                        while (buf.hasRemaining()) {
+                            p += o.write(buf, p);
+                        }
+                    }
+                });
                 done = true;
             } finally {
                 if (!done) {
@@ -690,6 +661,124 @@ public final class VolumeMain {
             }
         }
         return OK;
+    }
+
+    /**
+     * {@code volume encrypt IN IMAGE}: the raw file {@code in} into the payload of the volume in
+     * {@code image} from its start, what {@code dd if=IN of=/dev/mapper/NAME} does after
+     * {@code cryptsetup open}; {@code threads} workers each with a payload channel of its own over 4
+     * MiB chunks; a progress bar on stderr when it is a terminal. {@code IN} larger than the
+     * payload is refused before anything is written. When {@code IN} ends inside a sector, its
+     * bytes are written and the rest of that sector keeps its old plaintext; the payload after
+     * {@code IN} is left as it was. The header is not touched. Nothing is synced to the storage
+     * device beyond what closing the file does (as {@code dd} without {@code conv=fsync}).
+     */
+    private int encrypt(Path in, Path image, Path header, Path keyFile, Integer keySlot, int threads)
+            throws IOException, VolumeException {
+        if (!Files.exists(in)) {
+            throw new NoSuchFileException(in.toString());
+        }
+        if (!Files.isRegularFile(in)) {
+            throw new VolumeException("IN " + in + " is not a regular file (its size must be known before writing)");
+        }
+        if (!Files.exists(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        if (Files.isSameFile(in, image) || header != null && Files.exists(header) && Files.isSameFile(in, header)) {
+            throw new VolumeException("IN " + in + " is the volume itself: refusing to encrypt it into itself");
+        }
+        try (FileChannel src = FileChannel.open(in, StandardOpenOption.READ);
+             LuksVolume v = open(image, header, keyFile, keySlot, true)) {
+            long size = src.size();
+            if (size > v.payloadSize()) {
+                throw new VolumeException("IN " + in + " is " + size + " bytes: larger than the " + v.payloadSize()
+                        + "-byte payload of " + image + " (nothing written)");
+            }
+            chunks(v, size, threads, "volume-encrypt", (plain, at, buf) -> {
+                long p = at;
+                while (buf.hasRemaining()) {
+                    int r = src.read(buf, p);
+                    if (r < 0) {
+                        throw new IOException("IN " + in + " ended at byte " + p + " (it shrank while being read)");
+                    }
+                    p += r;
+                }
+                buf.flip();
+                plain.position(at);
+                while (buf.hasRemaining()) {
+                    plain.write(buf);
+                }
+            });
+        }
+        return OK;
+    }
+
+    /** One chunk of {@link #chunks}: {@code buf} is cleared and limited to the chunk's length. */
+    private interface Chunk {
+        void run(SeekableByteChannel payload, long at, ByteBuffer buf) throws IOException;
+    }
+
+    /**
+     * Runs {@code task} over the chunks of {@code [0, size)}, on up to {@code threads} workers each
+     * with a payload channel of {@code v} of its own and a buffer it wipes; a progress bar on stderr
+     * when it is a terminal. The first failure stops the other workers and is thrown.
+     */
+    private void chunks(LuksVolume v, long size, int threads, String name, Chunk task)
+            throws IOException, VolumeException {
+        int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
+        SeekableByteChannel[] channels = new SeekableByteChannel[n];
+        for (int i = 0; i < n; i++) {
+            channels[i] = v.payload();
+        }
+        AtomicLong next = new AtomicLong(), written = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] workers = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            SeekableByteChannel plain = channels[i];
+            workers[i] = new Thread(() -> {
+                ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(size, 1)));
+                try {
+                    for (long at; failure.get() == null && (at = next.getAndAdd(CHUNK)) < size; ) {
+                        int len = (int) Math.min(CHUNK, size - at);
+                        buf.clear().limit(len);
+                        task.run(plain, at, buf);
+                        written.addAndGet(len);
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                } finally {
+                    Arrays.fill(buf.array(), (byte) 0);
+                }
+            }, name + "-" + i);
+            workers[i].start();
+        }
+        boolean bar = console != null && Passphrase.isTerminal();
+        for (Thread w : workers) {
+            while (w.isAlive()) {
+                try {
+                    w.join(200);
+                } catch (InterruptedException e) {
+                    failure.compareAndSet(null, e);
+                }
+                if (bar) {
+                    progress(written.get(), size);
+                }
+            }
+        }
+        if (bar) {
+            progress(written.get(), size);
+            err.println();
+        }
+        Throwable t = failure.get();
+        if (t instanceof IOException e) {
+            throw e;
+        } else if (t instanceof RuntimeException e) {
+            throw e;
+        } else if (t instanceof Error e) {
+            throw e;
+        } else if (t != null) {
+            throw new IOException("Interrupted");
+        }
     }
 
     private void progress(long done, long size) {
