@@ -18,7 +18,7 @@ import java.util.List;
 
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.tool.Passphrase;
-import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.tool.Exits;
 
 /**
  * The {@code volume} command's {@code --type tcrypt} verbs, with cryptsetup's option names:
@@ -39,7 +39,7 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * header opened (cryptsetup's code), 1 any other error, with one line on standard error.
  */
 public final class TcryptCommand {
-    static final int OK = 0, FAIL = 1, NO_KEY = 2;
+    static final int OK = Exits.OK, FAIL = Exits.FAIL, NO_KEY = Exits.NO_KEY;
     private static final int MAX_PASSWORD_LINE = 4096;
 
     private final InputStream stdin;
@@ -78,31 +78,7 @@ public final class TcryptCommand {
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
     public int run(String[] args) {
-        try {
-            return dispatch(args);
-        } catch (WrongPassphraseException e) {
-            String m = e.getMessage();
-            err.println(Character.toUpperCase(m.charAt(0)) + m.substring(1) + ".");
-            return NO_KEY;
-        } catch (VolumeException | Usage e) {
-            err.println(e.getMessage());
-            return FAIL;
-        } catch (NoSuchFileException e) {
-            err.println("No such file: " + e.getFile());
-            return FAIL;
-        } catch (FileAlreadyExistsException e) {
-            err.println("Refusing to overwrite " + e.getFile() + ": it exists");
-            return FAIL;
-        } catch (IOException e) {
-            err.println("I/O error: " + e.getMessage());
-            return FAIL;
-        } catch (OutOfMemoryError e) {
-            err.println("Out of memory: run java with a larger -Xmx");
-            return FAIL;
-        } catch (RuntimeException e) {
-            err.println("Internal error: " + e);
-            return FAIL;
-        }
+        return Exits.run(err, () -> dispatch(args));
     }
 
     private int dispatch(String[] argv) throws Usage, IOException, VolumeException {

@@ -11,7 +11,7 @@ import java.util.Arrays;
 import javax.crypto.Cipher;
 
 import org.vectorjce.SectorParameterSpec;
-import org.vectorjce.volumes.ReadOnlyChannel;
+import org.vectorjce.volumes.FixedSizeChannel;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 
 /**
@@ -27,7 +27,7 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
  * leaves the image open (the volume owns it). Not thread-safe.
  */
-final class TcryptPayload extends ReadOnlyChannel {
+final class TcryptPayload extends FixedSizeChannel {
     static final int UNIT = 512;
     private static final int RUN = 1 << 20;
 

@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.vectorjce.volumes.VolumeException;
-import org.vectorjce.volumes.WrongPassphraseException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
@@ -52,7 +51,7 @@ import org.vectorjce.volumes.luks.LuksVolume;
  * other error, with one line on standard error.
  */
 public final class VolumeMain {
-    static final int OK = 0, FAIL = 1, NO_KEY = 2;
+    static final int OK = Exits.OK, FAIL = Exits.FAIL, NO_KEY = Exits.NO_KEY;
 
     private final InputStream stdin;
     private final PrintStream out, err;
@@ -90,33 +89,7 @@ public final class VolumeMain {
             // TrueCrypt/VeraCrypt (--type tcrypt): its own verbs and options, as cryptsetup's tcrypt*
             return new org.vectorjce.volumes.tcrypt.TcryptCommand(stdin, out, err, console).run(args);
         }
-        try {
-            return dispatch(args);
-        } catch (WrongPassphraseException e) {
-            err.println(e.getMessage() + ".");
-            return NO_KEY;
-        } catch (VolumeException e) {
-            err.println(e.getMessage());
-            return FAIL;
-        } catch (Usage e) {
-            err.println(e.getMessage());
-            return FAIL;
-        } catch (NoSuchFileException e) {
-            err.println("No such file: " + e.getFile());
-            return FAIL;
-        } catch (FileAlreadyExistsException e) {
-            err.println("Refusing to overwrite " + e.getFile() + ": it exists");
-            return FAIL;
-        } catch (IOException e) {
-            err.println("I/O error: " + e.getMessage());
-            return FAIL;
-        } catch (OutOfMemoryError e) {
-            err.println("Out of memory: run java with a larger -Xmx");
-            return FAIL;
-        } catch (RuntimeException e) {
-            err.println("Internal error: " + e);
-            return FAIL;
-        }
+        return Exits.run(err, () -> dispatch(args));
     }
 
     private int dispatch(String[] argv) throws Usage, IOException, VolumeException {

@@ -7,22 +7,32 @@ import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 
 /**
- * The common part of a read-only {@link SeekableByteChannel} of a fixed size: the position, the
- * size, end of data, writes and truncation refused with {@link NonWritableChannelException}, and
- * every call after {@link #close()} refused with {@link ClosedChannelException}. A subclass reads
- * the bytes ({@link #readAt}) and may wipe its state on close ({@link #closed}). Not thread-safe.
+ * The common part of a {@link SeekableByteChannel} of a fixed size: the position, the size, end of
+ * data, {@code truncate} refused, and every call after {@link #close()} refused with
+ * {@link ClosedChannelException}. A read-only channel refuses writes and truncation with
+ * {@link NonWritableChannelException}; a writable one refuses a write that would reach past its
+ * end with an {@code IOException} naming its size (nothing written) and truncation with an
+ * {@code IOException}. A subclass reads the bytes ({@link #readAt}), writes them if writable
+ * ({@link #writeAt}) and may wipe its state on close ({@link #closed}). Not thread-safe.
  */
-public abstract class ReadOnlyChannel implements SeekableByteChannel {
+public abstract class FixedSizeChannel implements SeekableByteChannel {
     private final long size;
+    private final boolean writable;
     private long position;
     private boolean open = true;
 
-    /** A channel of {@code size} bytes, at position 0. */
-    protected ReadOnlyChannel(long size) {
+    /** A read-only channel of {@code size} bytes, at position 0. */
+    protected FixedSizeChannel(long size) {
+        this(size, false);
+    }
+
+    /** A channel of {@code size} bytes, at position 0, that writes when {@code writable}. */
+    protected FixedSizeChannel(long size, boolean writable) {
         if (size < 0) {
             throw new IllegalArgumentException("Negative size " + size);
         }
         this.size = size;
+        this.writable = writable;
     }
 
     /**
@@ -30,6 +40,14 @@ public abstract class ReadOnlyChannel implements SeekableByteChannel {
      * the channel's bytes from {@code position}, or throws.
      */
     protected abstract void readAt(long position, ByteBuffer dst) throws IOException;
+
+    /**
+     * Writes all of {@code src} (at least one byte, all inside the channel) at {@code position};
+     * called only when the channel is writable. Refuses by default.
+     */
+    protected void writeAt(long position, ByteBuffer src) throws IOException {
+        throw new NonWritableChannelException();
+    }
 
     /** Called once by the first {@link #close()}; nothing by default. */
     protected void closed() {
@@ -56,8 +74,21 @@ public abstract class ReadOnlyChannel implements SeekableByteChannel {
     }
 
     @Override
-    public final int write(ByteBuffer src) {
-        throw new NonWritableChannelException();
+    public final int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        int n = src.remaining();
+        if (position > size || n > size - position) {
+            throw new IOException("A write of " + n + " bytes at " + position + " goes past the end of the " + size
+                    + "-byte payload");
+        }
+        if (n > 0) {
+            writeAt(position, src);
+        }
+        position += n;
+        return n;
     }
 
     @Override
@@ -83,8 +114,12 @@ public abstract class ReadOnlyChannel implements SeekableByteChannel {
     }
 
     @Override
-    public final SeekableByteChannel truncate(long s) {
-        throw new NonWritableChannelException();
+    public final SeekableByteChannel truncate(long s) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        throw new IOException("The payload's size is fixed at " + size + " bytes: truncate is not supported");
     }
 
     @Override
