@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,13 +19,11 @@ import org.vectorjce.volumes.TestImages;
  * serial DEAD-BABE.
  */
 class TcryptArgon2Test {
-    @TempDir
-    static Path tmp;
     static Path dir;
 
     @BeforeAll
     static void unpack() throws Exception {
-        dir = TcryptImages.unpack(tmp);
+        dir = TcryptImages.shared();
     }
 
     @ParameterizedTest

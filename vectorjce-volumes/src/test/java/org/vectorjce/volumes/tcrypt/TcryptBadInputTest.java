@@ -48,7 +48,7 @@ class TcryptBadInputTest {
 
     @BeforeAll
     static void unpack() throws Exception {
-        dir = TcryptImages.unpack(tmp);
+        dir = TcryptImages.shared();
     }
 
     static TcryptVolume.Builder at(String name, String pw) {

@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import org.vectorjce.volumes.TestImages;
 
@@ -36,14 +35,12 @@ import org.vectorjce.volumes.TestImages;
  * PIM gives it) and BLAKE2s (not in 2.6) cannot be dumped.
  */
 class TcryptCryptsetupTest {
-    @TempDir
-    static Path tmp;
     static Path dir;
 
     @BeforeAll
     static void unpack() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        dir = TcryptImages.unpack(tmp);
+        dir = TcryptImages.shared();
     }
 
     /** cryptsetup's arguments for {@code im}, or null when 2.6 cannot dump it (see the class comment). */

@@ -33,6 +33,27 @@ final class TcryptImages {
         return dir.resolve("tcrypt-images").resolve("tcrypt-images.tar.xz");
     }
 
+    private static Path shared;
+
+    /**
+     * The unpacked images, shared by this JVM's test classes: unpacked once into a temporary folder
+     * that is removed at exit. Read them; write copies into a test's own folder.
+     */
+    static synchronized Path shared() throws IOException {
+        if (shared == null) {
+            Path d = Files.createTempDirectory("vjce-tcrypt-images");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (var files = Files.walk(d)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException ignored) {
+                    // a temporary folder left behind
+                }
+            }));
+            shared = unpack(d);
+        }
+        return shared;
+    }
+
     /** Unpacks the tarball into {@code dir}; returns the folder tcrypt-images. */
     static Path unpack(Path dir) throws IOException {
         try (InputStream in = new XZInputStream(Files.newInputStream(tarball()), 64 << 10)) {

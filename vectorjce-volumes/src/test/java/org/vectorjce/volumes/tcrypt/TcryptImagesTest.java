@@ -40,7 +40,7 @@ class TcryptImagesTest {
 
     @BeforeAll
     static void unpack() throws IOException {
-        dir = TcryptImages.unpack(tmp);
+        dir = TcryptImages.shared();
     }
 
     static List<Path> images() throws IOException {

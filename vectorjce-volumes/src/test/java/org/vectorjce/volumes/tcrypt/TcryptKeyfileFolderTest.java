@@ -35,7 +35,7 @@ class TcryptKeyfileFolderTest {
 
     @BeforeAll
     static void unpack() throws Exception {
-        dir = TcryptImages.unpack(tmp);
+        dir = TcryptImages.shared();
     }
 
     static TcryptVolume.Builder vck() {

@@ -34,7 +34,7 @@ class TcryptSystemRowsTest {
 
     @BeforeAll
     static void unpack() throws Exception {
-        dir = TcryptImages.unpack(tmp);
+        dir = TcryptImages.shared();
     }
 
     /** The boot-only rows of cryptsetup's lib/tcrypt/tcrypt.c, as hash-iterations (PIM multiplier 2048). */
