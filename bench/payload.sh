@@ -60,7 +60,7 @@ mkdir -p results
   printf 'payload benchmark key file' > "$work/key"
   # Twofish-XTS, LUKS1, by volume format; then cut to a payload of exactly $mib MiB
   truncate -s $((bytes + (4 << 20))) "$work/tw.img"
-  "${volume[@]}" format -q --cipher twofish-xts-plain64 --key-size 512 --hash sha256 --pbkdf-force-iterations 1000 \
+  "${volume[@]}" format -q --type luks1 --cipher twofish-xts-plain64 --key-size 512 --hash sha256 --pbkdf-force-iterations 1000 \
       --key-file "$work/key" "$work/tw.img" >/dev/null 2>&1
   off=$("${volume[@]}" info "$work/tw.img" 2>/dev/null | sed -n 's/^Payload offset:[[:space:]]*\([0-9]*\) \[bytes\].*/\1/p')
   truncate -s $((off + bytes)) "$work/tw.img"
@@ -71,7 +71,7 @@ mkdir -p results
     aesfmt="cryptsetup luksFormat --type luks2 aes-xts-plain64 512-bit"
   else
     truncate -s $((bytes + (4 << 20))) "$work/aes.img"
-    "${volume[@]}" format -q --cipher aes-xts-plain64 --key-size 512 --pbkdf-force-iterations 1000 \
+    "${volume[@]}" format -q --type luks1 --cipher aes-xts-plain64 --key-size 512 --pbkdf-force-iterations 1000 \
         --key-file "$work/key" "$work/aes.img" >/dev/null 2>&1
     off=$("${volume[@]}" info "$work/aes.img" 2>/dev/null | sed -n 's/^Payload offset:[[:space:]]*\([0-9]*\) \[bytes\].*/\1/p')
     truncate -s $((off + bytes)) "$work/aes.img"
