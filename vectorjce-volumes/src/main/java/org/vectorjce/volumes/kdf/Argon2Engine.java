@@ -15,12 +15,17 @@ import org.bouncycastle.crypto.digests.Blake2bDigest;
  *
  * <p>Why not Bouncy Castle's generator: it runs the lanes one after another, so a LUKS2 key slot
  * that cryptsetup derives on two cores in two seconds takes twice as long. The compression function
- * G is written out on local variables (section 3.5, BlaMka with its 32×32-bit products), which C2
- * keeps in registers. BLAKE2b for H0 and H' is Bouncy Castle's.
+ * G has two implementations: {@code Argon2Vector256} (the jar's Java 25 part, on
+ * {@code jdk.incubator.vector}, 4 x 64-bit lanes), used when the JVM runs with
+ * {@code --add-modules jdk.incubator.vector} and its vectors for longs are at least 256 bits wide
+ * (AVX2, AVX-512) unless {@code -Dvectorjce.argon2=scalar}; otherwise the scalar one here, written
+ * out on local variables (section 3.5, BlaMka with its 32x32-bit products), which C2 keeps in
+ * registers. {@link #kernel()} says which runs. BLAKE2b for H0 and H' is Bouncy Castle's.
  *
- * <p>Memory is one {@code long[]} of 128 words per 1 KiB block, zeroed after use. The caller
- * bounds the parameters (see {@link Argon2#checkParameters}); this class only checks the RFC's own
- * limits.
+ * <p>Memory is one {@code long[]} of 128 words per 1 KiB block for each lane, allocated (and so
+ * zeroed and first touched) by the thread that fills the lane, and zeroed after use on the same
+ * threads; the per-segment work blocks are zeroed too. The caller bounds the parameters (see
+ * {@link Argon2#checkParameters}); this class only checks the RFC's own limits.
  */
 final class Argon2Engine {
     static final int ARGON2_D = 0;
@@ -30,17 +35,30 @@ final class Argon2Engine {
     private static final int SYNC_POINTS = 4;
     private static final int WORDS = 128;
     private static final int ADDRESSES_IN_BLOCK = 128;
+    /** The vector compression, or null for the scalar one here. */
+    private static final Argon2Kernel VECTOR = loadVector();
+    /**
+     * Work (memory KiB x passes) from which derive uses the vector compression: 1 GiB-pass. Below,
+     * its warm-up (about 0.1-0.3 s in a fresh JVM) costs more than it saves.
+     */
+    static final long VECTOR_MIN_WORK = 1L << 20;
+    private static final int WARM_BATCH = 256;
+    private static final int WARM_NANOS = 1000;
+    private static final int WARM_MAX_BATCHES = 400;
 
     private final int type;
     private final int passes;
     private final int lanes;
     private final int laneLength;
     private final int segmentLength;
+    /** The vector compression this derivation uses, or null for the scalar one. */
+    private final Argon2Kernel kernel;
     /** One array per lane, allocated (and so zeroed) by the thread that first fills the lane. */
     private final long[][] memory;
 
-    private Argon2Engine(int type, int passes, int memoryKib, int lanes) {
+    private Argon2Engine(int type, int passes, int memoryKib, int lanes, Argon2Kernel kernel) {
         this.type = type;
+        this.kernel = kernel;
         this.passes = passes;
         this.lanes = lanes;
         int blocks = Math.max(memoryKib, 2 * SYNC_POINTS * lanes);
@@ -50,22 +68,58 @@ final class Argon2Engine {
         this.memory = new long[lanes][];
     }
 
+    private static Argon2Kernel loadVector() {
+        if ("scalar".equals(System.getProperty("vectorjce.argon2"))
+                || !ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+            return null;
+        }
+        try {
+            // only in the jar's META-INF/versions/25: absent (ClassNotFoundException) before Java 25
+            Class<?> c = Class.forName("org.vectorjce.volumes.kdf.Argon2Vector256");
+            return (Argon2Kernel) c.getDeclaredMethod("create").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The vector compression this JVM runs, or null (the tests compare it with the scalar one). */
+    static Argon2Kernel vectorKernel() {
+        return VECTOR;
+    }
+
+    /** The compression derive uses from {@link #VECTOR_MIN_WORK}: {@code argon2-vec256} or {@code scalar}. */
+    static String kernel() {
+        return VECTOR == null ? "scalar" : VECTOR.name();
+    }
+
     /**
      * Fills {@code out} with the Argon2 tag of {@code password} and {@code salt} ({@code secret} and
      * {@code associated} may be empty), running at most {@code threads} lanes at once.
      */
     static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
             int memoryKib, int lanes, byte[] out, int threads) {
+        boolean vector = VECTOR != null && (long) memoryKib * passes >= VECTOR_MIN_WORK;
+        derive(type, password, salt, secret, associated, passes, memoryKib, lanes, out, threads,
+                vector ? VECTOR : null, vector);
+    }
+
+    /**
+     * {@link #derive(int, byte[], byte[], byte[], byte[], int, int, int, byte[], int)} on the given
+     * compression ({@code null}: the scalar one), run first on a work block until it is compiled
+     * when {@code warmUp}.
+     */
+    static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
+            int memoryKib, int lanes, byte[] out, int threads, Argon2Kernel kernel, boolean warmUp) {
         if (type < ARGON2_D || type > ARGON2_ID || passes < 1 || lanes < 1 || lanes > 0xFFFFFF
                 || memoryKib < 8 * lanes || out.length < 4 || salt.length < 8) {
             throw new IllegalArgumentException("Argon2 parameters outside RFC 9106's ranges");
         }
-        Argon2Engine e = new Argon2Engine(type, passes, memoryKib, lanes);
+        Argon2Engine e = new Argon2Engine(type, passes, memoryKib, lanes, kernel);
         byte[] h0 = new byte[64 + 8];
         byte[] block = new byte[1024];
         try {
             initialHash(h0, type, password, salt, secret, associated, passes, memoryKib, lanes, out.length);
-            e.fill(Math.max(1, Math.min(threads, lanes)), h0);
+            e.fill(Math.max(1, Math.min(threads, lanes)), h0, warmUp && kernel != null);
             long[] last = new long[WORDS];
             for (int l = 0; l < lanes; l++) {
                 int off = (e.laneLength - 1) * WORDS;
@@ -178,11 +232,18 @@ final class Argon2Engine {
         Arrays.fill(memory, null);
     }
 
-    private void fill(int threads, byte[] h0) {
+    private void fill(int threads, byte[] h0, boolean warmUp) {
         Runnable[] start = new Runnable[lanes];
         for (int lane = 0; lane < lanes; lane++) {
             final int l = lane;
             start[lane] = () -> startLane(l, h0);
+        }
+        if (warmUp) {
+            // on the caller's thread, while the other threads allocate their lanes
+            start[0] = () -> {
+                warmUp(kernel);
+                startLane(0, h0);
+            };
         }
         runAll(threads, start);
         Runnable[] segments = new Runnable[lanes];
@@ -190,7 +251,16 @@ final class Argon2Engine {
             for (int slice = 0; slice < SYNC_POINTS; slice++) {
                 for (int lane = 0; lane < lanes; lane++) {
                     final int p = pass, l = lane, sl = slice;
-                    segments[lane] = () -> fillSegment(p, l, sl, scratch());
+                    segments[lane] = () -> {
+                        long[][] s = scratch();
+                        try {
+                            fillSegment(p, l, sl, s);
+                        } finally {
+                            for (long[] b : s) {
+                                Arrays.fill(b, 0);
+                            }
+                        }
+                    };
                 }
                 runAll(threads, segments);
             }
@@ -283,6 +353,27 @@ final class Argon2Engine {
         return new long[][] {new long[WORDS], new long[WORDS], new long[WORDS], new long[WORDS]};
     }
 
+    /**
+     * Runs the vector compression on a work block (no secrets) until C2 has compiled it: until a
+     * batch of {@value #WARM_BATCH} calls takes under {@value #WARM_NANOS} ns a call (compiled, it
+     * takes about 0.2 us; before that, tens of us, each vector a heap object), or at most
+     * {@value #WARM_MAX_BATCHES} batches. Uncompiled vector code in the lanes would fill the young
+     * generation with those objects and slow the first passes several times over.
+     */
+    private static void warmUp(Argon2Kernel k) {
+        long[] w = new long[3 * WORDS];
+        long[] r = new long[WORDS];
+        for (int batch = 0; batch < WARM_MAX_BATCHES; batch++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < WARM_BATCH; i++) {
+                compress(k, w, 0, w, WORDS, w, 2 * WORDS, (i & 1) == 0, r);
+            }
+            if (System.nanoTime() - t0 < (long) WARM_BATCH * WARM_NANOS) {
+                return;
+            }
+        }
+    }
+
     /** RFC 9106 section 3.4, one segment of one lane. */
     private void fillSegment(int pass, int lane, int slice, long[][] s) {
         long[] r = s[0];
@@ -304,7 +395,7 @@ final class Argon2Engine {
         if (pass == 0 && slice == 0) {
             start = 2;
             if (independent) {
-                nextAddresses(address, input, zero, r);
+                nextAddresses(kernel, address, input, zero, r);
             }
         }
         long[] m = memory[lane];
@@ -317,7 +408,7 @@ final class Argon2Engine {
             long pseudo;
             if (independent) {
                 if (i % ADDRESSES_IN_BLOCK == 0) {
-                    nextAddresses(address, input, zero, r);
+                    nextAddresses(kernel, address, input, zero, r);
                 }
                 pseudo = address[i % ADDRESSES_IN_BLOCK];
             } else {
@@ -328,14 +419,14 @@ final class Argon2Engine {
                 refLane = lane;
             }
             int refIndex = indexAlpha(pass, slice, i, pseudo & 0xFFFFFFFFL, refLane == lane);
-            compress(m, prev * WORDS, memory[refLane], refIndex * WORDS, m, curr * WORDS, pass != 0, r);
+            compress(kernel, m, prev * WORDS, memory[refLane], refIndex * WORDS, m, curr * WORDS, pass != 0, r);
         }
     }
 
-    private static void nextAddresses(long[] address, long[] input, long[] zero, long[] r) {
+    private static void nextAddresses(Argon2Kernel k, long[] address, long[] input, long[] zero, long[] r) {
         input[6]++;
-        compress(zero, 0, input, 0, address, 0, false, r);
-        compress(zero, 0, address, 0, address, 0, false, r);
+        compress(k, zero, 0, input, 0, address, 0, false, r);
+        compress(k, zero, 0, address, 0, address, 0, false, r);
     }
 
     /** The reference block's index in its lane (RFC 9106 section 3.4.1.2). */
@@ -366,7 +457,17 @@ final class Argon2Engine {
      * to {@code next} first (the old value is read before), then {@code P} of it is xored in; the
      * next block may be {@code ref} itself (the address generator's second call).
      */
-    private static void compress(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor,
+    private static void compress(Argon2Kernel k, long[] pm, int prev, long[] rm, int ref, long[] nm, int next,
+            boolean xor, long[] r) {
+        if (k != null) {
+            k.compress(pm, prev, rm, ref, nm, next, xor, r);
+            return;
+        }
+        compressScalar(pm, prev, rm, ref, nm, next, xor, r);
+    }
+
+    /** {@link #compress} without the vector kernel (the tests compare the two). */
+    static void compressScalar(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor,
             long[] r) {
         if (xor) {
             for (int i = 0; i < WORDS; i++) {
