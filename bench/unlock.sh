@@ -2,7 +2,9 @@
 # Unlocking a LUKS2 volume from a fresh process: `volume test` (the vectorjce-volumes jar, a new
 # JVM each time) beside `cryptsetup open --test-passphrase` on the same image, alternating, for
 # key slots at cryptsetup's default cost (--iter-time 2000; argon2id's memory and threads as
-# cryptsetup calibrates them on this machine). Writes bench/results/<date>-unlock.txt.
+# cryptsetup calibrates them on this machine). `volume test` runs with --add-modules
+# jdk.incubator.vector (Argon2's vector compression); argon2id slots are also opened without it
+# (the scalar compression) in the same round. Writes bench/results/<date>-unlock.txt.
 # Needs cryptsetup (Debian: cryptsetup-bin) and the jar (./mvnw -B -q package -DskipTests).
 #
 #   bench/unlock.sh [--rounds N] [--pbkdf LIST]     LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
@@ -31,7 +33,8 @@ out="results/$(date -u +%Y-%m-%d-%H%M)-unlock.txt"
 mkdir -p results
 {
   echo "# volume test vs cryptsetup open --test-passphrase, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
-  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs; seconds of wall time per run, each a fresh process"
+  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs; seconds of wall time per run, each a fresh process; java --add-modules jdk.incubator.vector -jar ... test IMAGE --key-file F"
+  echo "# load before: $(uptime)"
   for kdf in ${kdfs//,/ }; do
     img="$work/$kdf.img"; truncate -s 32M "$img"
     case "$kdf" in
@@ -42,9 +45,14 @@ mkdir -p results
     esac
     echo "## $kdf: $(cryptsetup luksDump "$img" | grep -E 'PBKDF:|Iterations:|Time cost:|Memory:|Threads:' | tr -s ' \t' ' ' | tr '\n' ';')"
     for r in $(seq "$rounds"); do
-      v=$(secs "$JAVA_HOME/bin/java" -jar "$jar" test "$img" --key-file "$work/key")
+      v=$(secs "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -jar "$jar" test "$img" --key-file "$work/key")
       c=$(secs cryptsetup open --test-passphrase --key-file "$work/key" "$img")
-      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')"
+      scalar=
+      if [ "$kdf" = argon2id ]; then
+        s=$(secs "$JAVA_HOME/bin/java" -jar "$jar" test "$img" --key-file "$work/key")
+        scalar=", without the vector module $s s (ratio $(awk -v a="$s" -v b="$c" 'BEGIN { printf "%.2f", a / b }'))"
+      fi
+      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')$scalar"
     done
     rm -f "$img"
   done

@@ -7,7 +7,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.bouncycastle.crypto.digests.Blake2bDigest;
 
 /**
  * Argon2i and Argon2id, version 0x13, as RFC 9106 defines them, with the lanes of each slice run on
@@ -20,7 +19,7 @@ import org.bouncycastle.crypto.digests.Blake2bDigest;
  * {@code --add-modules jdk.incubator.vector} and its vectors for longs are at least 256 bits wide
  * (AVX2, AVX-512) unless {@code -Dvectorjce.argon2=scalar}; otherwise the scalar one here, written
  * out on local variables (section 3.5, BlaMka with its 32x32-bit products), which C2 keeps in
- * registers. {@link #kernel()} says which runs. BLAKE2b for H0 and H' is Bouncy Castle's.
+ * registers. {@link #kernel()} says which runs. BLAKE2b for H0 and H' is {@link Blake2b}.
  *
  * <p>Memory is one {@code long[]} of 128 words per 1 KiB block for each lane, allocated (and so
  * zeroed and first touched) by the thread that fills the lane, and zeroed after use on the same
@@ -144,7 +143,7 @@ final class Argon2Engine {
 
     private static void initialHash(byte[] h0, int type, byte[] password, byte[] salt, byte[] secret,
             byte[] associated, int passes, int memoryKib, int lanes, int tagLength) {
-        Blake2bDigest d = new Blake2bDigest(512);
+        Blake2b d = new Blake2b(64);
         byte[] w = new byte[4];
         for (int v : new int[] {lanes, tagLength, memoryKib, passes, VERSION, type}) {
             le32(w, 0, v);
@@ -164,14 +163,14 @@ final class Argon2Engine {
         byte[] len = new byte[4];
         le32(len, 0, out.length);
         if (out.length <= 64) {
-            Blake2bDigest d = new Blake2bDigest(out.length * 8);
+            Blake2b d = new Blake2b(out.length);
             d.update(len, 0, 4);
             d.update(in, 0, in.length);
             d.doFinal(out, 0);
             return;
         }
         byte[] v = new byte[64];
-        Blake2bDigest d = new Blake2bDigest(512);
+        Blake2b d = new Blake2b(64);
         d.update(len, 0, 4);
         d.update(in, 0, in.length);
         d.doFinal(v, 0);
@@ -186,7 +185,7 @@ final class Argon2Engine {
             System.arraycopy(v, 0, out, pos, 32);
             pos += 32;
         }
-        Blake2bDigest tail = new Blake2bDigest((out.length - 32 * r) * 8);
+        Blake2b tail = new Blake2b(out.length - 32 * r);
         tail.update(v, 0, 64);
         byte[] t = new byte[out.length - 32 * r];
         tail.doFinal(t, 0);
@@ -238,12 +237,18 @@ final class Argon2Engine {
             final int l = lane;
             start[lane] = () -> startLane(l, h0);
         }
-        if (warmUp) {
-            // on the caller's thread, while the other threads allocate their lanes
-            start[0] = () -> {
-                warmUp(kernel);
-                startLane(0, h0);
-            };
+        if (warmUp && threads > 1) {
+            // the warm-up on the caller's thread while the others allocate all the lanes
+            int others = threads - 1;
+            Runnable[] lanesFirst = start;
+            start = new Runnable[threads];
+            start[0] = () -> warmUp(kernel);
+            for (int w = 0; w < others; w++) {
+                final int first = w;
+                start[w + 1] = () -> runEvery(lanesFirst, first, others);
+            }
+        } else if (warmUp) {
+            warmUp(kernel);
         }
         runAll(threads, start);
         Runnable[] segments = new Runnable[lanes];
