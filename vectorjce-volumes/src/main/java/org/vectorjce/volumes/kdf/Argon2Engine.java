@@ -21,9 +21,10 @@ import java.util.concurrent.Future;
  * out on local variables (section 3.5, BlaMka with its 32x32-bit products), which C2 keeps in
  * registers. {@link #kernel()} says which runs. BLAKE2b for H0 and H' is {@link Blake2b}.
  *
- * <p>Memory is one {@code long[]} of 128 words per 1 KiB block for each lane, allocated (and so
- * zeroed and first touched) by the thread that fills the lane, and zeroed after use on the same
- * threads; the per-segment work blocks are zeroed too. The caller bounds the parameters (see
+ * <p>Memory is one {@code long[]} (128 words per 1 KiB block) for each segment of each lane,
+ * allocated (and so zeroed and first touched) by the thread that fills the segment in the first
+ * pass, so that both the page faults and the JVM's zeroing are spread over the threads; it is
+ * zeroed after use on the same threads, and the per-segment work blocks are zeroed too. The caller bounds the parameters (see
  * {@link Argon2#checkParameters}); this class only checks the RFC's own limits.
  */
 final class Argon2Engine {
@@ -52,8 +53,11 @@ final class Argon2Engine {
     private final int segmentLength;
     /** The vector compression this derivation uses, or null for the scalar one. */
     private final Argon2Kernel kernel;
-    /** One array per lane, allocated (and so zeroed) by the thread that first fills the lane. */
-    private final long[][] memory;
+    /**
+     * One array per segment of each lane ({@code memory[lane][slice]}), allocated (and so zeroed
+     * and first touched) by the thread that fills that segment in the first pass.
+     */
+    private final long[][][] memory;
 
     private Argon2Engine(int type, int passes, int memoryKib, int lanes, Argon2Kernel kernel) {
         this.type = type;
@@ -64,7 +68,7 @@ final class Argon2Engine {
         this.segmentLength = blocks / (lanes * SYNC_POINTS);
         this.laneLength = segmentLength * SYNC_POINTS;
         Math.multiplyExact(laneLength, WORDS);
-        this.memory = new long[lanes][];
+        this.memory = new long[lanes][SYNC_POINTS][];
     }
 
     private static Argon2Kernel loadVector() {
@@ -121,9 +125,10 @@ final class Argon2Engine {
             e.fill(Math.max(1, Math.min(threads, lanes)), h0, warmUp && kernel != null);
             long[] last = new long[WORDS];
             for (int l = 0; l < lanes; l++) {
-                int off = (e.laneLength - 1) * WORDS;
+                long[] m = e.memory[l][SYNC_POINTS - 1];
+                int off = (e.segmentLength - 1) * WORDS;
                 for (int i = 0; i < WORDS; i++) {
-                    last[i] ^= e.memory[l][off + i];
+                    last[i] ^= m[off + i];
                 }
             }
             for (int i = 0; i < WORDS; i++) {
@@ -194,9 +199,9 @@ final class Argon2Engine {
         Arrays.fill(t, (byte) 0);
     }
 
-    /** Allocates lane {@code lane} and writes its first two blocks from H0 (section 3.4). */
+    /** Allocates the first segment of lane {@code lane} and writes its first two blocks from H0 (section 3.4). */
     private void startLane(int lane, byte[] h0) {
-        long[] m = new long[laneLength * WORDS];
+        long[] m = new long[segmentLength * WORDS];
         byte[] seed = Arrays.copyOf(h0, 72);
         byte[] block = new byte[1024];
         for (int j = 0; j < 2; j++) {
@@ -213,61 +218,82 @@ final class Argon2Engine {
         }
         Arrays.fill(seed, (byte) 0);
         Arrays.fill(block, (byte) 0);
-        memory[lane] = m;
+        memory[lane][0] = m;
     }
 
     /** Zeroes every lane, on the threads that filled them. */
     private void wipe(int threads) {
         Runnable[] tasks = new Runnable[lanes];
         for (int lane = 0; lane < lanes; lane++) {
-            final long[] m = memory[lane];
+            final long[][] m = memory[lane];
             tasks[lane] = () -> {
-                if (m != null) {
-                    Arrays.fill(m, 0);
+                for (long[] segment : m) {
+                    if (segment != null) {
+                        Arrays.fill(segment, 0);
+                    }
                 }
             };
         }
         runAll(threads, tasks);
-        Arrays.fill(memory, null);
+        for (long[][] m : memory) {
+            Arrays.fill(m, null);
+        }
     }
 
+    /**
+     * Runs the passes. With {@code warmUp} and more than one thread, the vector compression warms up
+     * on the caller's thread while the others start every lane and fill the first segments (the
+     * first pass's first slice, which refers to its own lane only) with the scalar compression.
+     */
     private void fill(int threads, byte[] h0, boolean warmUp) {
-        Runnable[] start = new Runnable[lanes];
+        Runnable[] first = new Runnable[lanes];
         for (int lane = 0; lane < lanes; lane++) {
             final int l = lane;
-            start[lane] = () -> startLane(l, h0);
+            first[lane] = () -> {
+                startLane(l, h0);
+                if (warmUp && threads > 1) {
+                    segment(null, 0, l, 0);
+                }
+            };
         }
         if (warmUp && threads > 1) {
-            // the warm-up on the caller's thread while the others allocate all the lanes
             int others = threads - 1;
-            Runnable[] lanesFirst = start;
-            start = new Runnable[threads];
+            Runnable[] start = new Runnable[threads];
             start[0] = () -> warmUp(kernel);
             for (int w = 0; w < others; w++) {
-                final int first = w;
-                start[w + 1] = () -> runEvery(lanesFirst, first, others);
+                final int k = w;
+                start[w + 1] = () -> runEvery(first, k, others);
             }
-        } else if (warmUp) {
-            warmUp(kernel);
+            runAll(threads, start);
+        } else {
+            if (warmUp) {
+                warmUp(kernel);
+            }
+            runAll(threads, first);
         }
-        runAll(threads, start);
         Runnable[] segments = new Runnable[lanes];
         for (int pass = 0; pass < passes; pass++) {
             for (int slice = 0; slice < SYNC_POINTS; slice++) {
+                if (pass == 0 && slice == 0 && warmUp && threads > 1) {
+                    continue; // filled above
+                }
                 for (int lane = 0; lane < lanes; lane++) {
                     final int p = pass, l = lane, sl = slice;
-                    segments[lane] = () -> {
-                        long[][] s = scratch();
-                        try {
-                            fillSegment(p, l, sl, s);
-                        } finally {
-                            for (long[] b : s) {
-                                Arrays.fill(b, 0);
-                            }
-                        }
-                    };
+                    segments[lane] = () -> segment(kernel, p, l, sl);
                 }
                 runAll(threads, segments);
+            }
+        }
+    }
+
+    /** One segment on compression {@code k} (null: scalar), its work blocks zeroed after. */
+    private void segment(Argon2Kernel k, int pass, int lane, int slice) {
+        long[][] s = scratch();
+        try {
+            fillSegment(k, pass, lane, slice, s);
+        } finally {
+            for (long[] b : s) {
+                Arrays.fill(b, 0);
             }
         }
     }
@@ -380,7 +406,7 @@ final class Argon2Engine {
     }
 
     /** RFC 9106 section 3.4, one segment of one lane. */
-    private void fillSegment(int pass, int lane, int slice, long[][] s) {
+    private void fillSegment(Argon2Kernel kernel, int pass, int lane, int slice, long[][] s) {
         long[] r = s[0];
         long[] address = s[1];
         long[] input = s[2];
@@ -403,13 +429,16 @@ final class Argon2Engine {
                 nextAddresses(kernel, address, input, zero, r);
             }
         }
-        long[] m = memory[lane];
-        int curr = slice * segmentLength + start;
-        int prev = curr == 0 ? laneLength - 1 : curr - 1;
-        for (int i = start; i < segmentLength; i++, curr++, prev++) {
-            if (curr == 1) {
-                prev = 0;
-            }
+        long[][] lm = memory[lane];
+        if (lm[slice] == null) {
+            lm[slice] = new long[segmentLength * WORDS]; // the first pass, on the thread that fills it
+        }
+        long[] m = lm[slice];
+        long[] before = lm[(slice + SYNC_POINTS - 1) % SYNC_POINTS];
+        for (int i = start; i < segmentLength; i++) {
+            // the previous block: the segment's own, or the last of the one before (of the lane's end)
+            long[] pm = i == 0 ? before : m;
+            int prev = i == 0 ? (segmentLength - 1) * WORDS : (i - 1) * WORDS;
             long pseudo;
             if (independent) {
                 if (i % ADDRESSES_IN_BLOCK == 0) {
@@ -417,14 +446,16 @@ final class Argon2Engine {
                 }
                 pseudo = address[i % ADDRESSES_IN_BLOCK];
             } else {
-                pseudo = m[prev * WORDS];
+                pseudo = pm[prev];
             }
             int refLane = (int) ((pseudo >>> 32) % lanes);
             if (pass == 0 && slice == 0) {
                 refLane = lane;
             }
             int refIndex = indexAlpha(pass, slice, i, pseudo & 0xFFFFFFFFL, refLane == lane);
-            compress(kernel, m, prev * WORDS, memory[refLane], refIndex * WORDS, m, curr * WORDS, pass != 0, r);
+            int refSegment = refIndex / segmentLength;
+            compress(kernel, pm, prev, memory[refLane][refSegment], (refIndex - refSegment * segmentLength) * WORDS, m,
+                    i * WORDS, pass != 0, r);
         }
     }
 
