@@ -24,8 +24,9 @@ import java.util.concurrent.Future;
  * <p>Memory is one {@code long[]} (128 words per 1 KiB block) for each segment of each lane,
  * allocated (and so zeroed and first touched) by the thread that fills the segment in the first
  * pass, so that both the page faults and the JVM's zeroing are spread over the threads; it is
- * zeroed after use on the same threads, and the per-segment work blocks are zeroed too. The caller bounds the parameters (see
- * {@link Argon2#checkParameters}); this class only checks the RFC's own limits.
+ * zeroed after use on the same threads, and the per-segment work blocks are zeroed too. The
+ * caller bounds the parameters (see {@link Argon2#checkParameters}); this class only checks the
+ * RFC's own limits.
  */
 final class Argon2Engine {
     static final int ARGON2_D = 0;
@@ -39,7 +40,8 @@ final class Argon2Engine {
     private static final Argon2Kernel VECTOR = loadVector();
     /**
      * Work (memory KiB x passes) from which derive uses the vector compression: 1 GiB-pass. Below,
-     * its warm-up (about 0.1-0.3 s in a fresh JVM) costs more than it saves.
+     * its warm-up (0.3-0.5 s in a fresh JVM on two cores) costs more than it saves (about 0.1 s a
+     * GiB-pass on two cores).
      */
     static final long VECTOR_MIN_WORK = 1L << 20;
     private static final int WARM_BATCH = 256;
