@@ -2,18 +2,26 @@
 # Unlocking a LUKS2 volume from a fresh process: `volume test` (the vectorjce-volumes jar, a new
 # JVM each time) beside `cryptsetup open --test-passphrase` on the same image, alternating, for
 # key slots at cryptsetup's default cost (--iter-time 2000; argon2id's memory and threads as
-# cryptsetup calibrates them on this machine). Writes bench/results/<date>-unlock.txt.
+# cryptsetup calibrates them on this machine). `volume test` runs with --add-modules
+# jdk.incubator.vector (Argon2's vector compression); argon2id slots are also opened without it
+# (the scalar compression) in the same round. Writes bench/results/<date>-unlock.txt.
 # Needs cryptsetup (Debian: cryptsetup-bin) and the jar (./mvnw -B -q package -DskipTests).
 #
-#   bench/unlock.sh [--rounds N] [--pbkdf LIST]     LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
+# --java-opts "OPTS" adds JVM options to every `volume test`; --aot first trains a JDK 25 AOT cache
+# (JEP 483/515: -XX:AOTCacheOutput) with one run of each JVM on the image, then runs with it.
+#
+#   bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts "OPTS"] [--aot]
+#                                                    LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
 set -euo pipefail
 cd "$(dirname "$0")"
-rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id
+rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id opts= aot=
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
     --pbkdf) kdfs=$2; shift 2 ;;
-    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST]" >&2; exit 2 ;;
+    --java-opts) opts=$2; shift 2 ;;
+    --aot) aot=1; shift ;;
+    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts \"OPTS\"] [--aot]" >&2; exit 2 ;;
   esac
 done
 java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
@@ -31,7 +39,8 @@ out="results/$(date -u +%Y-%m-%d-%H%M)-unlock.txt"
 mkdir -p results
 {
   echo "# volume test vs cryptsetup open --test-passphrase, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
-  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs; seconds of wall time per run, each a fresh process"
+  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs${opts:+ --java-opts \"$opts\"}${aot:+ --aot}; seconds of wall time per run, each a fresh process; java --add-modules jdk.incubator.vector -jar ... test IMAGE --key-file F"
+  echo "# load before: $(uptime)"
   for kdf in ${kdfs//,/ }; do
     img="$work/$kdf.img"; truncate -s 32M "$img"
     case "$kdf" in
@@ -41,10 +50,21 @@ mkdir -p results
       *) echo "unknown --pbkdf $kdf" >&2; exit 2 ;;
     esac
     echo "## $kdf: $(cryptsetup luksDump "$img" | grep -E 'PBKDF:|Iterations:|Time cost:|Memory:|Threads:' | tr -s ' \t' ' ' | tr '\n' ';')"
+    vopts=(--add-modules jdk.incubator.vector $opts) sopts=($opts)
+    if [ -n "$aot" ]; then
+      "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$work/v.aot" "${vopts[@]}" -jar "$jar" test "$img" --key-file "$work/key" >/dev/null 2>&1
+      "$JAVA_HOME/bin/java" -XX:AOTCacheOutput="$work/s.aot" "${sopts[@]}" -jar "$jar" test "$img" --key-file "$work/key" >/dev/null 2>&1
+      vopts+=(-XX:AOTCache="$work/v.aot") sopts+=(-XX:AOTCache="$work/s.aot")
+    fi
     for r in $(seq "$rounds"); do
-      v=$(secs "$JAVA_HOME/bin/java" -jar "$jar" test "$img" --key-file "$work/key")
+      v=$(secs "$JAVA_HOME/bin/java" "${vopts[@]}" -jar "$jar" test "$img" --key-file "$work/key")
       c=$(secs cryptsetup open --test-passphrase --key-file "$work/key" "$img")
-      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')"
+      scalar=
+      if [ "$kdf" = argon2id ]; then
+        s=$(secs "$JAVA_HOME/bin/java" ${sopts[@]+"${sopts[@]}"} -jar "$jar" test "$img" --key-file "$work/key")
+        scalar=", without the vector module $s s (ratio $(awk -v a="$s" -v b="$c" 'BEGIN { printf "%.2f", a / b }'))"
+      fi
+      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')$scalar"
     done
     rm -f "$img"
   done

@@ -7,7 +7,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.bouncycastle.crypto.digests.Blake2bDigest;
 
 /**
  * Argon2i and Argon2id, version 0x13, as RFC 9106 defines them, with the lanes of each slice run on
@@ -15,12 +14,19 @@ import org.bouncycastle.crypto.digests.Blake2bDigest;
  *
  * <p>Why not Bouncy Castle's generator: it runs the lanes one after another, so a LUKS2 key slot
  * that cryptsetup derives on two cores in two seconds takes twice as long. The compression function
- * G is written out on local variables (section 3.5, BlaMka with its 32×32-bit products), which C2
- * keeps in registers. BLAKE2b for H0 and H' is Bouncy Castle's.
+ * G has two implementations: {@code Argon2Vector256} (the jar's Java 25 part, on
+ * {@code jdk.incubator.vector}, 4 x 64-bit lanes), used when the JVM runs with
+ * {@code --add-modules jdk.incubator.vector} and its vectors for longs are at least 256 bits wide
+ * (AVX2, AVX-512) unless {@code -Dvectorjce.argon2=scalar}; otherwise the scalar one here, written
+ * out on local variables (section 3.5, BlaMka with its 32x32-bit products), which C2 keeps in
+ * registers. {@link #kernel()} says which runs. BLAKE2b for H0 and H' is {@link Blake2b}.
  *
- * <p>Memory is one {@code long[]} of 128 words per 1 KiB block, zeroed after use. The caller
- * bounds the parameters (see {@link Argon2#checkParameters}); this class only checks the RFC's own
- * limits.
+ * <p>Memory is one {@code long[]} (128 words per 1 KiB block) for each segment of each lane,
+ * allocated (and so zeroed and first touched) by the thread that fills the segment in the first
+ * pass, so that both the page faults and the JVM's zeroing are spread over the threads; it is
+ * zeroed after use on the same threads, and the per-segment work blocks are zeroed too. The
+ * caller bounds the parameters (see {@link Argon2#checkParameters}); this class only checks the
+ * RFC's own limits.
  */
 final class Argon2Engine {
     static final int ARGON2_D = 0;
@@ -30,24 +36,65 @@ final class Argon2Engine {
     private static final int SYNC_POINTS = 4;
     private static final int WORDS = 128;
     private static final int ADDRESSES_IN_BLOCK = 128;
+    /** The vector compression, or null for the scalar one here. */
+    private static final Argon2Kernel VECTOR = loadVector();
+    /**
+     * Work (memory KiB x passes) from which derive uses the vector compression: 1 GiB-pass. Below,
+     * its warm-up (0.3-0.5 s in a fresh JVM on two cores) costs more than it saves (about 0.1 s a
+     * GiB-pass on two cores).
+     */
+    static final long VECTOR_MIN_WORK = 1L << 20;
+    private static final int WARM_BATCH = 256;
+    private static final int WARM_NANOS = 1000;
+    private static final int WARM_MAX_BATCHES = 400;
 
     private final int type;
     private final int passes;
     private final int lanes;
     private final int laneLength;
     private final int segmentLength;
-    /** One array per lane, allocated (and so zeroed) by the thread that first fills the lane. */
-    private final long[][] memory;
+    /** The vector compression this derivation uses, or null for the scalar one. */
+    private final Argon2Kernel kernel;
+    /**
+     * One array per segment of each lane ({@code memory[lane][slice]}), allocated (and so zeroed
+     * and first touched) by the thread that fills that segment in the first pass.
+     */
+    private final long[][][] memory;
 
-    private Argon2Engine(int type, int passes, int memoryKib, int lanes) {
+    private Argon2Engine(int type, int passes, int memoryKib, int lanes, Argon2Kernel kernel) {
         this.type = type;
+        this.kernel = kernel;
         this.passes = passes;
         this.lanes = lanes;
         int blocks = Math.max(memoryKib, 2 * SYNC_POINTS * lanes);
         this.segmentLength = blocks / (lanes * SYNC_POINTS);
         this.laneLength = segmentLength * SYNC_POINTS;
         Math.multiplyExact(laneLength, WORDS);
-        this.memory = new long[lanes][];
+        this.memory = new long[lanes][SYNC_POINTS][];
+    }
+
+    private static Argon2Kernel loadVector() {
+        if ("scalar".equals(System.getProperty("vectorjce.argon2"))
+                || !ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+            return null;
+        }
+        try {
+            // only in the jar's META-INF/versions/25: absent (ClassNotFoundException) before Java 25
+            Class<?> c = Class.forName("org.vectorjce.volumes.kdf.Argon2Vector256");
+            return (Argon2Kernel) c.getDeclaredMethod("create").invoke(null);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The vector compression this JVM runs, or null (the tests compare it with the scalar one). */
+    static Argon2Kernel vectorKernel() {
+        return VECTOR;
+    }
+
+    /** The compression derive uses from {@link #VECTOR_MIN_WORK}: {@code argon2-vec256} or {@code scalar}. */
+    static String kernel() {
+        return VECTOR == null ? "scalar" : VECTOR.name();
     }
 
     /**
@@ -56,21 +103,34 @@ final class Argon2Engine {
      */
     static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
             int memoryKib, int lanes, byte[] out, int threads) {
+        boolean vector = VECTOR != null && (long) memoryKib * passes >= VECTOR_MIN_WORK;
+        derive(type, password, salt, secret, associated, passes, memoryKib, lanes, out, threads,
+                vector ? VECTOR : null, vector);
+    }
+
+    /**
+     * {@link #derive(int, byte[], byte[], byte[], byte[], int, int, int, byte[], int)} on the given
+     * compression ({@code null}: the scalar one), run first on a work block until it is compiled
+     * when {@code warmUp}.
+     */
+    static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
+            int memoryKib, int lanes, byte[] out, int threads, Argon2Kernel kernel, boolean warmUp) {
         if (type < ARGON2_D || type > ARGON2_ID || passes < 1 || lanes < 1 || lanes > 0xFFFFFF
                 || memoryKib < 8 * lanes || out.length < 4 || salt.length < 8) {
             throw new IllegalArgumentException("Argon2 parameters outside RFC 9106's ranges");
         }
-        Argon2Engine e = new Argon2Engine(type, passes, memoryKib, lanes);
+        Argon2Engine e = new Argon2Engine(type, passes, memoryKib, lanes, kernel);
         byte[] h0 = new byte[64 + 8];
         byte[] block = new byte[1024];
         try {
             initialHash(h0, type, password, salt, secret, associated, passes, memoryKib, lanes, out.length);
-            e.fill(Math.max(1, Math.min(threads, lanes)), h0);
+            e.fill(Math.max(1, Math.min(threads, lanes)), h0, warmUp && kernel != null);
             long[] last = new long[WORDS];
             for (int l = 0; l < lanes; l++) {
-                int off = (e.laneLength - 1) * WORDS;
+                long[] m = e.memory[l][SYNC_POINTS - 1];
+                int off = (e.segmentLength - 1) * WORDS;
                 for (int i = 0; i < WORDS; i++) {
-                    last[i] ^= e.memory[l][off + i];
+                    last[i] ^= m[off + i];
                 }
             }
             for (int i = 0; i < WORDS; i++) {
@@ -90,7 +150,7 @@ final class Argon2Engine {
 
     private static void initialHash(byte[] h0, int type, byte[] password, byte[] salt, byte[] secret,
             byte[] associated, int passes, int memoryKib, int lanes, int tagLength) {
-        Blake2bDigest d = new Blake2bDigest(512);
+        Blake2b d = new Blake2b(64);
         byte[] w = new byte[4];
         for (int v : new int[] {lanes, tagLength, memoryKib, passes, VERSION, type}) {
             le32(w, 0, v);
@@ -110,14 +170,14 @@ final class Argon2Engine {
         byte[] len = new byte[4];
         le32(len, 0, out.length);
         if (out.length <= 64) {
-            Blake2bDigest d = new Blake2bDigest(out.length * 8);
+            Blake2b d = new Blake2b(out.length);
             d.update(len, 0, 4);
             d.update(in, 0, in.length);
             d.doFinal(out, 0);
             return;
         }
         byte[] v = new byte[64];
-        Blake2bDigest d = new Blake2bDigest(512);
+        Blake2b d = new Blake2b(64);
         d.update(len, 0, 4);
         d.update(in, 0, in.length);
         d.doFinal(v, 0);
@@ -132,7 +192,7 @@ final class Argon2Engine {
             System.arraycopy(v, 0, out, pos, 32);
             pos += 32;
         }
-        Blake2bDigest tail = new Blake2bDigest((out.length - 32 * r) * 8);
+        Blake2b tail = new Blake2b(out.length - 32 * r);
         tail.update(v, 0, 64);
         byte[] t = new byte[out.length - 32 * r];
         tail.doFinal(t, 0);
@@ -141,9 +201,9 @@ final class Argon2Engine {
         Arrays.fill(t, (byte) 0);
     }
 
-    /** Allocates lane {@code lane} and writes its first two blocks from H0 (section 3.4). */
+    /** Allocates the first segment of lane {@code lane} and writes its first two blocks from H0 (section 3.4). */
     private void startLane(int lane, byte[] h0) {
-        long[] m = new long[laneLength * WORDS];
+        long[] m = new long[segmentLength * WORDS];
         byte[] seed = Arrays.copyOf(h0, 72);
         byte[] block = new byte[1024];
         for (int j = 0; j < 2; j++) {
@@ -160,39 +220,82 @@ final class Argon2Engine {
         }
         Arrays.fill(seed, (byte) 0);
         Arrays.fill(block, (byte) 0);
-        memory[lane] = m;
+        memory[lane][0] = m;
     }
 
     /** Zeroes every lane, on the threads that filled them. */
     private void wipe(int threads) {
         Runnable[] tasks = new Runnable[lanes];
         for (int lane = 0; lane < lanes; lane++) {
-            final long[] m = memory[lane];
+            final long[][] m = memory[lane];
             tasks[lane] = () -> {
-                if (m != null) {
-                    Arrays.fill(m, 0);
+                for (long[] segment : m) {
+                    if (segment != null) {
+                        Arrays.fill(segment, 0);
+                    }
                 }
             };
         }
         runAll(threads, tasks);
-        Arrays.fill(memory, null);
+        for (long[][] m : memory) {
+            Arrays.fill(m, null);
+        }
     }
 
-    private void fill(int threads, byte[] h0) {
-        Runnable[] start = new Runnable[lanes];
+    /**
+     * Runs the passes. With {@code warmUp} and more than one thread, the vector compression warms up
+     * on the caller's thread while the others start every lane and fill the first segments (the
+     * first pass's first slice, which refers to its own lane only) with the scalar compression.
+     */
+    private void fill(int threads, byte[] h0, boolean warmUp) {
+        Runnable[] first = new Runnable[lanes];
         for (int lane = 0; lane < lanes; lane++) {
             final int l = lane;
-            start[lane] = () -> startLane(l, h0);
+            first[lane] = () -> {
+                startLane(l, h0);
+                if (warmUp && threads > 1) {
+                    segment(null, 0, l, 0);
+                }
+            };
         }
-        runAll(threads, start);
+        if (warmUp && threads > 1) {
+            int others = threads - 1;
+            Runnable[] start = new Runnable[threads];
+            start[0] = () -> warmUp(kernel);
+            for (int w = 0; w < others; w++) {
+                final int k = w;
+                start[w + 1] = () -> runEvery(first, k, others);
+            }
+            runAll(threads, start);
+        } else {
+            if (warmUp) {
+                warmUp(kernel);
+            }
+            runAll(threads, first);
+        }
         Runnable[] segments = new Runnable[lanes];
         for (int pass = 0; pass < passes; pass++) {
             for (int slice = 0; slice < SYNC_POINTS; slice++) {
+                if (pass == 0 && slice == 0 && warmUp && threads > 1) {
+                    continue; // filled above
+                }
                 for (int lane = 0; lane < lanes; lane++) {
                     final int p = pass, l = lane, sl = slice;
-                    segments[lane] = () -> fillSegment(p, l, sl, scratch());
+                    segments[lane] = () -> segment(kernel, p, l, sl);
                 }
                 runAll(threads, segments);
+            }
+        }
+    }
+
+    /** One segment on compression {@code k} (null: scalar), its work blocks zeroed after. */
+    private void segment(Argon2Kernel k, int pass, int lane, int slice) {
+        long[][] s = scratch();
+        try {
+            fillSegment(k, pass, lane, slice, s);
+        } finally {
+            for (long[] b : s) {
+                Arrays.fill(b, 0);
             }
         }
     }
@@ -283,8 +386,29 @@ final class Argon2Engine {
         return new long[][] {new long[WORDS], new long[WORDS], new long[WORDS], new long[WORDS]};
     }
 
+    /**
+     * Runs the vector compression on a work block (no secrets) until C2 has compiled it: until a
+     * batch of {@value #WARM_BATCH} calls takes under {@value #WARM_NANOS} ns a call (compiled, it
+     * takes about 0.2 us; before that, tens of us, each vector a heap object), or at most
+     * {@value #WARM_MAX_BATCHES} batches. Uncompiled vector code in the lanes would fill the young
+     * generation with those objects and slow the first passes several times over.
+     */
+    private static void warmUp(Argon2Kernel k) {
+        long[] w = new long[3 * WORDS];
+        long[] r = new long[WORDS];
+        for (int batch = 0; batch < WARM_MAX_BATCHES; batch++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < WARM_BATCH; i++) {
+                compress(k, w, 0, w, WORDS, w, 2 * WORDS, (i & 1) == 0, r);
+            }
+            if (System.nanoTime() - t0 < (long) WARM_BATCH * WARM_NANOS) {
+                return;
+            }
+        }
+    }
+
     /** RFC 9106 section 3.4, one segment of one lane. */
-    private void fillSegment(int pass, int lane, int slice, long[][] s) {
+    private void fillSegment(Argon2Kernel kernel, int pass, int lane, int slice, long[][] s) {
         long[] r = s[0];
         long[] address = s[1];
         long[] input = s[2];
@@ -304,38 +428,43 @@ final class Argon2Engine {
         if (pass == 0 && slice == 0) {
             start = 2;
             if (independent) {
-                nextAddresses(address, input, zero, r);
+                nextAddresses(kernel, address, input, zero, r);
             }
         }
-        long[] m = memory[lane];
-        int curr = slice * segmentLength + start;
-        int prev = curr == 0 ? laneLength - 1 : curr - 1;
-        for (int i = start; i < segmentLength; i++, curr++, prev++) {
-            if (curr == 1) {
-                prev = 0;
-            }
+        long[][] lm = memory[lane];
+        if (lm[slice] == null) {
+            lm[slice] = new long[segmentLength * WORDS]; // the first pass, on the thread that fills it
+        }
+        long[] m = lm[slice];
+        long[] before = lm[(slice + SYNC_POINTS - 1) % SYNC_POINTS];
+        for (int i = start; i < segmentLength; i++) {
+            // the previous block: the segment's own, or the last of the one before (of the lane's end)
+            long[] pm = i == 0 ? before : m;
+            int prev = i == 0 ? (segmentLength - 1) * WORDS : (i - 1) * WORDS;
             long pseudo;
             if (independent) {
                 if (i % ADDRESSES_IN_BLOCK == 0) {
-                    nextAddresses(address, input, zero, r);
+                    nextAddresses(kernel, address, input, zero, r);
                 }
                 pseudo = address[i % ADDRESSES_IN_BLOCK];
             } else {
-                pseudo = m[prev * WORDS];
+                pseudo = pm[prev];
             }
             int refLane = (int) ((pseudo >>> 32) % lanes);
             if (pass == 0 && slice == 0) {
                 refLane = lane;
             }
             int refIndex = indexAlpha(pass, slice, i, pseudo & 0xFFFFFFFFL, refLane == lane);
-            compress(m, prev * WORDS, memory[refLane], refIndex * WORDS, m, curr * WORDS, pass != 0, r);
+            int refSegment = refIndex / segmentLength;
+            compress(kernel, pm, prev, memory[refLane][refSegment], (refIndex - refSegment * segmentLength) * WORDS, m,
+                    i * WORDS, pass != 0, r);
         }
     }
 
-    private static void nextAddresses(long[] address, long[] input, long[] zero, long[] r) {
+    private static void nextAddresses(Argon2Kernel k, long[] address, long[] input, long[] zero, long[] r) {
         input[6]++;
-        compress(zero, 0, input, 0, address, 0, false, r);
-        compress(zero, 0, address, 0, address, 0, false, r);
+        compress(k, zero, 0, input, 0, address, 0, false, r);
+        compress(k, zero, 0, address, 0, address, 0, false, r);
     }
 
     /** The reference block's index in its lane (RFC 9106 section 3.4.1.2). */
@@ -366,7 +495,17 @@ final class Argon2Engine {
      * to {@code next} first (the old value is read before), then {@code P} of it is xored in; the
      * next block may be {@code ref} itself (the address generator's second call).
      */
-    private static void compress(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor,
+    private static void compress(Argon2Kernel k, long[] pm, int prev, long[] rm, int ref, long[] nm, int next,
+            boolean xor, long[] r) {
+        if (k != null) {
+            k.compress(pm, prev, rm, ref, nm, next, xor, r);
+            return;
+        }
+        compressScalar(pm, prev, rm, ref, nm, next, xor, r);
+    }
+
+    /** {@link #compress} without the vector kernel (the tests compare the two). */
+    static void compressScalar(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor,
             long[] r) {
         if (xor) {
             for (int i = 0; i < WORDS; i++) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * {@link Argon2Engine} against three independent implementations: the test vectors of RFC 9106
  * section 5, Bouncy Castle's {@code Argon2BytesGenerator} over random parameters (every type, lane
  * count, pass count and tag length class, with and without secret and associated data), and the
- * reference implementation's {@code argon2} command (Debian's package) where it is installed.
+ * reference implementation's {@code argon2} command (Debian's package) where it is installed. Each
+ * on the scalar compression and, where this JVM has it, the vector one ({@code Argon2Vector256}).
  */
 class Argon2EngineTest {
     private static final HexFormat HEX = HexFormat.of();
@@ -30,12 +31,24 @@ class Argon2EngineTest {
     void rfc9106Vectors() {
         byte[] p = filled(32, 1), s = filled(16, 2), k = filled(8, 3), x = filled(12, 4);
         byte[] tag = new byte[32];
-        Argon2Engine.derive(Argon2Engine.ARGON2_I, p, s, k, x, 3, 32, 4, tag, 4);
-        assertEquals("c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8", HEX.formatHex(tag));
+        for (Argon2Kernel kernel : kernels()) {
+            String name = kernel == null ? "scalar" : kernel.name();
+            Argon2Engine.derive(Argon2Engine.ARGON2_I, p, s, k, x, 3, 32, 4, tag, 4, kernel, false);
+            assertEquals("c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8", HEX.formatHex(tag), name);
+            // with the warm-up derive runs before a vector compression from VECTOR_MIN_WORK
+            Argon2Engine.derive(Argon2Engine.ARGON2_ID, p, s, k, x, 3, 32, 4, tag, 2, kernel, true);
+            assertEquals("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659", HEX.formatHex(tag), name);
+            Argon2Engine.derive(Argon2Engine.ARGON2_D, p, s, k, x, 3, 32, 4, tag, 1, kernel, false);
+            assertEquals("512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb", HEX.formatHex(tag), name);
+        }
         Argon2Engine.derive(Argon2Engine.ARGON2_ID, p, s, k, x, 3, 32, 4, tag, 2);
-        assertEquals("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659", HEX.formatHex(tag));
-        Argon2Engine.derive(Argon2Engine.ARGON2_D, p, s, k, x, 3, 32, 4, tag, 1);
-        assertEquals("512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb", HEX.formatHex(tag));
+        assertEquals("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659", HEX.formatHex(tag), "auto");
+    }
+
+    /** The scalar compression (null) and the vector one where this JVM has it. */
+    private static List<Argon2Kernel> kernels() {
+        Argon2Kernel v = Argon2Engine.vectorKernel();
+        return v == null ? Arrays.asList((Argon2Kernel) null) : Arrays.asList(null, v);
     }
 
     @Test
@@ -65,10 +78,12 @@ class Argon2EngineTest {
             g.init(b.build());
             byte[] expected = new byte[len];
             g.generateBytes(pw, expected);
-            byte[] actual = new byte[len];
-            Argon2Engine.derive(type, pw, salt, secret, ad, passes, memory, lanes, actual, 1 + n % 3);
-            assertArrayEquals(expected, actual, "type " + type + " lanes " + lanes + " passes " + passes
-                    + " memory " + memory + " tag " + len);
+            for (Argon2Kernel kernel : kernels()) {
+                byte[] actual = new byte[len];
+                Argon2Engine.derive(type, pw, salt, secret, ad, passes, memory, lanes, actual, 1 + n % 3, kernel, false);
+                assertArrayEquals(expected, actual, "type " + type + " lanes " + lanes + " passes " + passes
+                        + " memory " + memory + " tag " + len + " " + (kernel == null ? "scalar" : kernel.name()));
+            }
         }
     }
 
@@ -87,10 +102,13 @@ class Argon2EngineTest {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
             assertEquals(true, p.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, p.exitValue(), out);
-            byte[] tag = new byte[32];
-            Argon2Engine.derive(t.equals("i") ? Argon2Engine.ARGON2_I : Argon2Engine.ARGON2_ID, pw,
-                    salt.getBytes(StandardCharsets.US_ASCII), new byte[0], new byte[0], 3, 4096, 4, tag, 2);
-            assertEquals(out, HEX.formatHex(tag), "argon2 -" + t);
+            for (Argon2Kernel kernel : kernels()) {
+                byte[] tag = new byte[32];
+                Argon2Engine.derive(t.equals("i") ? Argon2Engine.ARGON2_I : Argon2Engine.ARGON2_ID, pw,
+                        salt.getBytes(StandardCharsets.US_ASCII), new byte[0], new byte[0], 3, 4096, 4, tag, 2, kernel,
+                        false);
+                assertEquals(out, HEX.formatHex(tag), "argon2 -" + t + " " + (kernel == null ? "scalar" : kernel.name()));
+            }
         }
     }
 

@@ -1,0 +1,50 @@
+package org.vectorjce.volumes.kdf;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Random;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which compression {@link Argon2Engine} chose (the build runs the Argon2 tests on AVX-512, AVX2
+ * only, SSE only and without the vector module, and says what each must choose), and the vector
+ * compression against the scalar one block by block. The tags themselves are checked against RFC
+ * 9106, Bouncy Castle and the reference command in {@link Argon2EngineTest}, on whichever runs.
+ */
+class Argon2KernelTest {
+    @Test
+    void theExpectedCompressionRuns() {
+        String expected = System.getProperty("vectorjce.test.expect.argon2");
+        Assumptions.assumeTrue(expected != null, "vectorjce.test.expect.argon2 not set (the Maven build sets it)");
+        assertEquals(expected, Argon2Engine.kernel());
+    }
+
+    /** Random blocks, both modes (set and xor), and the address generator's next == ref. */
+    @Test
+    void vectorCompressionEqualsScalar() {
+        Argon2Kernel v = Argon2Engine.vectorKernel();
+        Assumptions.assumeTrue(v != null, "no vector compression in this JVM (" + Argon2Engine.kernel() + ")");
+        Random rnd = new Random(9106);
+        for (int n = 0; n < 20000; n++) {
+            long[] memory = new long[5 * 128];
+            for (int i = 0; i < memory.length; i++) {
+                memory[i] = rnd.nextLong();
+            }
+            int prev = 128 * rnd.nextInt(5);
+            int ref = 128 * rnd.nextInt(5);
+            int next = n % 7 == 0 ? ref : 128 * rnd.nextInt(5);
+            if (next == prev) {
+                next = (next + 128) % memory.length;
+            }
+            boolean xor = n % 2 == 0;
+            long[] expected = memory.clone();
+            long[] actual = memory.clone();
+            Argon2Engine.compressScalar(expected, prev, expected, ref, expected, next, xor, new long[128]);
+            v.compress(actual, prev, actual, ref, actual, next, xor, new long[128]);
+            assertArrayEquals(expected, actual, "block " + n + " prev " + prev + " ref " + ref + " next " + next
+                    + " xor " + xor);
+        }
+    }
+}
