@@ -16,10 +16,7 @@ while [ $# -gt 0 ]; do
     *) echo "usage: bench/libgcrypt.sh [--size BYTES] [--ms MILLIS] [--rounds N]" >&2; exit 2 ;;
   esac
 done
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
-if [ -z "${JAVA_HOME:-}" ] || [ "$(java_major "$JAVA_HOME/bin/java")" -lt 25 ] 2>/dev/null; then
-  JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
+. ./jdk25.sh
 jar=$(ls ../vectorjce/target/vectorjce-*-SNAPSHOT.jar 2>/dev/null | grep -v -e sources -e javadoc | head -1)
 [ -n "$jar" ] || { echo "no provider jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 mkdir -p target results

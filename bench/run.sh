@@ -16,10 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
-if [ -z "${JAVA_HOME:-}" ] || [ "$(java_major "$JAVA_HOME/bin/java")" -lt 25 ] 2>/dev/null; then
-  JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
+. ./jdk25.sh
 export JAVA_HOME
 JAVA="$JAVA_HOME/bin/java"
 

@@ -27,10 +27,7 @@ while [ $# -gt 0 ]; do
     *) echo "usage: bench/tcrypt.sh [--rounds N] [--mib M]" >&2; exit 2 ;;
   esac
 done
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
-if [ -z "${JAVA_HOME:-}" ] || [ "$(java_major "$JAVA_HOME/bin/java")" -lt 25 ] 2>/dev/null; then
-  JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
+. ./jdk25.sh
 java="$JAVA_HOME/bin/java"
 jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
 tests=../vectorjce-volumes/target/test-classes
