@@ -45,6 +45,22 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
         return keySlots.stream().filter(k -> k.id() == id).findFirst();
     }
 
+    /**
+     * What {@code cryptsetup luksDump --dump-volume-key} prints for {@code device} with the volume
+     * key {@code key}: cipher name and mode, payload offset in 512-byte sectors, UUID, key bits and
+     * the key.
+     */
+    public String dumpWithKey(String device, byte[] key) {
+        int dash = cipher.indexOf('-');
+        return "LUKS header information for " + device + "\n"
+                + "Cipher name:   \t" + (dash < 0 ? cipher : cipher.substring(0, dash)) + "\n"
+                + "Cipher mode:   \t" + (dash < 0 ? "" : cipher.substring(dash + 1)) + "\n"
+                + "Payload offset:\t" + payloadOffset / 512 + "\n"
+                + "UUID:          \t" + uuid + "\n"
+                + "MK bits:       \t" + key.length * 8 + "\n"
+                + "MK dump:\t" + org.vectorjce.volumes.KeyDump.mkDump(key);
+    }
+
     /** A dump in the manner of {@code cryptsetup luksDump}: header fields, segment and key slots. */
     public String dump() {
         StringBuilder b = new StringBuilder();

@@ -66,14 +66,7 @@ public record TcryptInfo(boolean veracrypt, String headerKind, long headerOffset
         s.append("Cipher mode:   \t").append(mode).append('\n');
         s.append("Payload offset:\t").append(payloadOffset / 512).append('\n');
         s.append("MK bits:       \t").append(key.length * 8).append('\n');
-        s.append("MK dump:\t");
-        for (int i = 0; i < key.length; i++) {
-            if (i > 0 && i % 16 == 0) {
-                s.append("\n\t\t");
-            }
-            s.append(String.format("%02x ", key[i] & 0xff));
-        }
-        s.append('\n');
+        s.append("MK dump:\t").append(org.vectorjce.volumes.KeyDump.mkDump(key));
         return s.toString();
     }
 }

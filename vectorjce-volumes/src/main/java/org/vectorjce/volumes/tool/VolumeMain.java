@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -580,11 +579,7 @@ public final class VolumeMain {
             LuksInfo info = v.info();
             byte[] k = v.volumeKey();
             try {
-                out.println("LUKS header information for " + image);
-                out.println("Cipher name:   \t" + info.cipher());
-                out.println("UUID:          \t" + info.uuid());
-                out.println("VK bits:       \t" + info.keyBits());
-                out.println("Volume key:    \t" + HexFormat.ofDelimiter(" ").formatHex(k));
+                out.print(info.dumpWithKey(image.toString(), k)); // cryptsetup's text, line for line
             } finally {
                 Arrays.fill(k, (byte) 0);
             }
