@@ -19,6 +19,7 @@ import java.util.List;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.tool.Passphrase;
 import org.vectorjce.volumes.tool.Exits;
+import org.vectorjce.volumes.tool.UsageException;
 
 /**
  * The {@code volume} command's {@code --type tcrypt} verbs, with cryptsetup's option names:
@@ -64,14 +65,6 @@ public final class TcryptCommand {
         return false;
     }
 
-    private static final class Usage extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Usage(String m) {
-            super(m);
-        }
-    }
-
     private static final String USAGE = "usage: volume info|test|decrypt --type tcrypt IMAGE [OUT] [--tcrypt-hidden]"
             + " [--tcrypt-system] [--tcrypt-backup] [--veracrypt-pim N] [--disable-veracrypt] [--key-file F]..."
             + " [--hash H] [--cipher C] [--header F] [--threads N] [--dump-volume-key] [-q]";
@@ -81,13 +74,13 @@ public final class TcryptCommand {
         return Exits.run(err, () -> dispatch(args));
     }
 
-    private int dispatch(String[] argv) throws Usage, IOException, VolumeException {
+    private int dispatch(String[] argv) throws UsageException, IOException, VolumeException {
         List<String> args = new ArrayList<>(Arrays.asList(argv));
         if (!args.isEmpty() && args.get(0).equals("volume")) {
             args.remove(0);
         }
         if (args.isEmpty()) {
-            throw new Usage(USAGE);
+            throw new UsageException(USAGE);
         }
         String verb = args.remove(0);
         List<Path> keyFiles = new ArrayList<>();
@@ -109,7 +102,7 @@ public final class TcryptCommand {
                 case "--type", "-M" -> {
                     String t = value != null ? value : next(args, ++i, a);
                     if (!t.equals("tcrypt")) {
-                        throw new Usage("--type " + t + ": this command reads --type tcrypt");
+                        throw new UsageException("--type " + t + ": this command reads --type tcrypt");
                     }
                 }
                 case "--key-file", "-d" -> keyFiles.add(Path.of(value != null ? value : next(args, ++i, a)));
@@ -121,10 +114,10 @@ public final class TcryptCommand {
                     try {
                         pim = Integer.parseInt(v);
                     } catch (NumberFormatException e) {
-                        throw new Usage("Invalid PIM value: " + v);
+                        throw new UsageException("Invalid PIM value: " + v);
                     }
                     if (pim <= 0) {
-                        throw new Usage("Invalid PIM value: " + v + " (1 or more)");
+                        throw new UsageException("Invalid PIM value: " + v + " (1 or more)");
                     }
                 }
                 case "--threads" -> {
@@ -132,10 +125,10 @@ public final class TcryptCommand {
                     try {
                         threads = Integer.parseInt(v);
                     } catch (NumberFormatException e) {
-                        throw new Usage("--threads " + v + ": not a number");
+                        throw new UsageException("--threads " + v + ": not a number");
                     }
                     if (threads < 1) {
-                        throw new Usage("--threads " + v + ": 1 or more");
+                        throw new UsageException("--threads " + v + ": 1 or more");
                     }
                 }
                 case "--tcrypt-hidden" -> hidden = true;
@@ -147,21 +140,21 @@ public final class TcryptCommand {
                 case "-q", "--batch-mode" -> quiet = true;
                 default -> {
                     if (a.startsWith("-") && !a.equals("-")) {
-                        throw new Usage("Unknown option " + a + "; " + USAGE);
+                        throw new UsageException("Unknown option " + a + "; " + USAGE);
                     }
                     positional.add(a);
                 }
             }
         }
         if (hidden && system) {
-            throw new Usage("--tcrypt-hidden and --tcrypt-system cannot be combined");
+            throw new UsageException("--tcrypt-hidden and --tcrypt-system cannot be combined");
         }
         int want = verb.equals("decrypt") ? 2 : 1;
         if (!List.of("info", "tcryptDump", "test", "decrypt").contains(verb)) {
-            throw new Usage("Unknown command " + verb + "; " + USAGE);
+            throw new UsageException("Unknown command " + verb + "; " + USAGE);
         }
         if (positional.size() != want) {
-            throw new Usage(USAGE);
+            throw new UsageException(USAGE);
         }
         Path image = Path.of(positional.get(0));
         if (!Files.exists(image)) {
@@ -169,14 +162,14 @@ public final class TcryptCommand {
         }
         if (dumpKey && !quiet) {
             if (console == null || System.console() != console) {
-                throw new Usage("--dump-volume-key needs confirmation on a terminal, or -q");
+                throw new UsageException("--dump-volume-key needs confirmation on a terminal, or -q");
             }
             String yes = console.readLine("Header dump with volume key is sensitive information\n"
                     + "which allows access to encrypted partition without passphrase.\n"
                     + "This dump should be always stored encrypted on safe place.\n"
                     + "Are you sure? (Type 'yes' in capital letters): ");
             if (!"YES".equals(yes)) {
-                throw new Usage("Operation aborted.");
+                throw new UsageException("Operation aborted.");
             }
         }
         Path target = verb.equals("decrypt") ? Path.of(positional.get(1)) : null;
@@ -225,9 +218,9 @@ public final class TcryptCommand {
         }
     }
 
-    private static String next(List<String> args, int i, String option) throws Usage {
+    private static String next(List<String> args, int i, String option) throws UsageException {
         if (i >= args.size()) {
-            throw new Usage(option + " needs a value");
+            throw new UsageException(option + " needs a value");
         }
         return args.get(i);
     }

@@ -54,7 +54,7 @@ public final class Exits {
         } catch (RuntimeException e) {
             err.println("Internal error: " + e);
             return FAIL;
-        } catch (Exception e) { // the commands' usage errors
+        } catch (Exception e) { // UsageException and any other checked failure
             err.println(e.getMessage());
             return FAIL;
         }

@@ -69,15 +69,6 @@ public final class VolumeMain {
         System.exit(rc);
     }
 
-    /** Usage error. */
-    private static final class Usage extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        Usage(String m) {
-            super(m);
-        }
-    }
-
     private static final String USAGE = "usage: volume info|test|decrypt|encrypt|format|add-key|remove-key|change-key IMAGE [OUT]"
             + " [--key-file F] [--key-slot N]"
             + " [--header F] [--dump-volume-key] [-q] [-v] [--threads N]";
@@ -91,13 +82,13 @@ public final class VolumeMain {
         return Exits.run(err, () -> dispatch(args));
     }
 
-    private int dispatch(String[] argv) throws Usage, IOException, VolumeException {
+    private int dispatch(String[] argv) throws UsageException, IOException, VolumeException {
         List<String> args = new ArrayList<>(Arrays.asList(argv));
         if (!args.isEmpty() && args.get(0).equals("volume")) {
             args.remove(0);
         }
         if (args.isEmpty()) {
-            throw new Usage(USAGE);
+            throw new UsageException(USAGE);
         }
         String verb = args.remove(0);
         Path keyFile = null, header = null;
@@ -125,7 +116,7 @@ public final class VolumeMain {
                     try {
                         keySlot = Integer.parseInt(v);
                     } catch (NumberFormatException e) {
-                        throw new Usage("--key-slot " + v + ": not a number");
+                        throw new UsageException("--key-slot " + v + ": not a number");
                     }
                 }
                 case "--dump-volume-key", "--dump-master-key" -> dumpKey = true;
@@ -151,12 +142,12 @@ public final class VolumeMain {
                         threads = 0;
                     }
                     if (threads < 1 || threads > 1024) {
-                        throw new Usage("--threads " + v + ": a number from 1 to 1024");
+                        throw new UsageException("--threads " + v + ": a number from 1 to 1024");
                     }
                 }
                 default -> {
                     if (a.startsWith("-") && !a.equals("-")) {
-                        throw new Usage("Unknown option " + a + "; " + USAGE);
+                        throw new UsageException("Unknown option " + a + "; " + USAGE);
                     }
                     positional.add(a);
                 }
@@ -196,7 +187,7 @@ public final class VolumeMain {
             }
             case "add-key", "luksAddKey" -> {
                 if (positional.isEmpty() || positional.size() > 2) {
-                    throw new Usage("usage: volume add-key IMAGE [NEW_KEY_FILE]");
+                    throw new UsageException("usage: volume add-key IMAGE [NEW_KEY_FILE]");
                 }
                 KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
                 if (keySlot != null) {
@@ -214,17 +205,17 @@ public final class VolumeMain {
             }
             case "change-key", "luksChangeKey" -> {
                 if (positional.isEmpty() || positional.size() > 2) {
-                    throw new Usage("usage: volume change-key IMAGE [NEW_KEY_FILE]");
+                    throw new UsageException("usage: volume change-key IMAGE [NEW_KEY_FILE]");
                 }
                 KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
                 return changeKey(Path.of(positional.get(0)), positional.size() == 2 ? Path.of(positional.get(1)) : null,
                         header, keyFile, keySlot, o, verbose);
             }
-            default -> throw new Usage("Unknown command " + verb + "; " + USAGE);
+            default -> throw new UsageException("Unknown command " + verb + "; " + USAGE);
         }
     }
 
-    private static long number(String v, String option, long min, long max) throws Usage {
+    private static long number(String v, String option, long min, long max) throws UsageException {
         try {
             long n = Long.parseLong(v);
             if (n >= min && n <= max) {
@@ -233,7 +224,7 @@ public final class VolumeMain {
         } catch (NumberFormatException e) {
             // below
         }
-        throw new Usage(option + " " + v + ": a number from " + min + " to " + max);
+        throw new UsageException(option + " " + v + ": a number from " + min + " to " + max);
     }
 
     /**
@@ -243,9 +234,9 @@ public final class VolumeMain {
      */
     private int format(Path image, String type, String cipher, Integer keySize, String hash, Long iterTime,
             Long forceIterations, Path keyFile, boolean quiet, boolean argon2Options, Long sectorSize,
-            KeySlotOptions slot) throws IOException, VolumeException, Usage {
+            KeySlotOptions slot) throws IOException, VolumeException, UsageException {
         if (!type.equals("luks1") && !type.equals("luks2")) {
-            throw new Usage("--type " + type + ": luks1 or luks2 can be formatted");
+            throw new UsageException("--type " + type + ": luks1 or luks2 can be formatted");
         }
         if (!Files.isRegularFile(image)) {
             throw new NoSuchFileException(image.toString());
@@ -254,13 +245,13 @@ public final class VolumeMain {
         org.vectorjce.volumes.luks.Luks2Format f2 = null;
         if (type.equals("luks1")) {
             if (argon2Options) {
-                throw new Usage("LUKS1 key slots use pbkdf2 only (--pbkdf, --pbkdf-memory, --pbkdf-parallel are LUKS2's)");
+                throw new UsageException("LUKS1 key slots use pbkdf2 only (--pbkdf, --pbkdf-memory, --pbkdf-parallel are LUKS2's)");
             }
             if (sectorSize != null && sectorSize != 512) {
-                throw new Usage("--sector-size " + sectorSize + ": LUKS1 has 512-byte sectors only");
+                throw new UsageException("--sector-size " + sectorSize + ": LUKS1 has 512-byte sectors only");
             }
             if (forceIterations != null && forceIterations < 1000) {
-                throw new Usage("--pbkdf-force-iterations " + forceIterations + ": pbkdf2 needs 1000 or more");
+                throw new UsageException("--pbkdf-force-iterations " + forceIterations + ": pbkdf2 needs 1000 or more");
             }
             f1 = org.vectorjce.volumes.luks.Luks1Format.luks1();
             if (cipher != null) {
@@ -292,12 +283,12 @@ public final class VolumeMain {
         }
         if (!quiet) {
             if (!Passphrase.isTerminal() || console == null) {
-                throw new Usage("format overwrites " + image + ": it needs confirmation on a terminal, or -q");
+                throw new UsageException("format overwrites " + image + ": it needs confirmation on a terminal, or -q");
             }
             String yes = console.readLine("WARNING!\n========\nThis will overwrite data on " + image
                     + " irrevocably.\n\nAre you sure? (Type 'yes' in capital letters): ");
             if (!"YES".equals(yes)) {
-                throw new Usage("Operation aborted.");
+                throw new UsageException("Operation aborted.");
             }
         }
         byte[] p = keyFile != null ? keyFileBytes(keyFile) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
@@ -394,12 +385,12 @@ public final class VolumeMain {
      * The new secret: NEW_KEY_FILE's bytes; else, when standard input is not a terminal, its next
      * line (the first line when {@code --key-file} gave the existing secret); else a prompt, twice.
      */
-    private byte[] newSecret(Path newKeyFile, Path keyFile) throws IOException, VolumeException, Usage {
+    private byte[] newSecret(Path newKeyFile, Path keyFile) throws IOException, VolumeException, UsageException {
         byte[] p;
         if (newKeyFile != null) {
             p = keyFileBytes(newKeyFile);
         } else if (keyFile != null && keyFile.toString().equals("-")) {
-            throw new Usage("--key-file - takes all of standard input: give the new key as NEW_KEY_FILE");
+            throw new UsageException("--key-file - takes all of standard input: give the new key as NEW_KEY_FILE");
         } else if (console != null && System.console() == console && Passphrase.isTerminal()) {
             char[] a = console.readPassword("Enter new passphrase for key slot: ");
             char[] b = console.readPassword("Verify passphrase: ");
@@ -432,7 +423,7 @@ public final class VolumeMain {
 
     /** {@code volume add-key}: a new key slot with the new secret, opened with an existing one. */
     private int addKey(Path image, Path newKeyFile, Path header, Path keyFile, KeySlotOptions o, boolean verbose)
-            throws IOException, VolumeException, Usage {
+            throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, null)) {
             byte[] np = newSecret(newKeyFile, keyFile);
             try {
@@ -452,18 +443,18 @@ public final class VolumeMain {
      * with {@code -q} or a confirmation on a terminal (cryptsetup asks).
      */
     private int removeKey(Path image, Path header, Path keyFile, Integer keySlot, boolean quiet, boolean verbose)
-            throws IOException, VolumeException, Usage {
+            throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, keySlot)) {
             int slot = v.keySlot().orElseThrow();
             if (v.info().keySlots().size() == 1 && !quiet) {
                 if (!Passphrase.isTerminal() || console == null) {
-                    throw new Usage("Key slot " + slot + " is the last one: removing it leaves the volume unusable;"
+                    throw new UsageException("Key slot " + slot + " is the last one: removing it leaves the volume unusable;"
                             + " confirm on a terminal, or -q");
                 }
                 String yes = console.readLine("WARNING!\n========\nThis is the last keyslot. Device will become unusable"
                         + " after purging this key.\n\nAre you sure? (Type 'yes' in capital letters): ");
                 if (!"YES".equals(yes)) {
-                    throw new Usage("Operation aborted.");
+                    throw new UsageException("Operation aborted.");
                 }
             }
             v.removeKeySlot(slot);
@@ -476,7 +467,7 @@ public final class VolumeMain {
 
     /** {@code volume change-key}: the key slot the existing secret opens now holds the new one. */
     private int changeKey(Path image, Path newKeyFile, Path header, Path keyFile, Integer keySlot, KeySlotOptions o,
-            boolean verbose) throws IOException, VolumeException, Usage {
+            boolean verbose) throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, keySlot)) {
             byte[] np = newSecret(newKeyFile, keyFile);
             try {
@@ -492,16 +483,16 @@ public final class VolumeMain {
         return OK;
     }
 
-    private static String next(List<String> args, int i, String option) throws Usage {
+    private static String next(List<String> args, int i, String option) throws UsageException {
         if (i >= args.size()) {
-            throw new Usage(option + " needs a value");
+            throw new UsageException(option + " needs a value");
         }
         return args.get(i);
     }
 
-    private static void need(List<String> positional, int n, String usage) throws Usage {
+    private static void need(List<String> positional, int n, String usage) throws UsageException {
         if (positional.size() != n) {
-            throw new Usage("usage: " + usage);
+            throw new UsageException("usage: " + usage);
         }
     }
 
@@ -556,7 +547,7 @@ public final class VolumeMain {
     }
 
     private int info(Path image, Path header, Path keyFile, Integer keySlot, boolean dumpKey, boolean quiet)
-            throws IOException, VolumeException, Usage {
+            throws IOException, VolumeException, UsageException {
         if (!Files.exists(image)) {
             throw new NoSuchFileException(image.toString());
         }
@@ -567,12 +558,12 @@ public final class VolumeMain {
         }
         if (!quiet) {
             if (!Passphrase.isTerminal() || console == null) {
-                throw new Usage("--dump-volume-key needs confirmation on a terminal, or -q");
+                throw new UsageException("--dump-volume-key needs confirmation on a terminal, or -q");
             }
             String yes = console.readLine("Header dump with volume key is sensitive information.\n"
                     + "Are you sure? (Type 'yes' in capital letters): ");
             if (!"YES".equals(yes)) {
-                throw new Usage("Operation aborted.");
+                throw new UsageException("Operation aborted.");
             }
         }
         try (LuksVolume v = open(image, header, keyFile, keySlot)) {
