@@ -164,8 +164,8 @@ public final class Main {
         out.println("vector width:    " + Platform.vectorWidthDescription());
         out.println("CPU features:    " + Platform.cpuFactsDescription());
         out.println("JIT compiler:    " + Platform.compilerDescription());
-        out.println("mode arithmetic: " + org.vectorjce.internal.mode.ModeArithmetics.selected().name()
-                + " (XOR passes and XTS tweaks)");
+        out.println("mode arithmetic: " + org.vectorjce.internal.mode.ModeArithmetics.describe()
+                + " (XOR passes and XTS/LRW tweaks)");
         boolean ct = VectorJce.constantTimeByProperty();
         out.println("constant-time:   policy " + (ct ? "on" : "off") + " (-Dvectorjce.constantTime=true, or"
                 + " 'security.provider.N=VectorJCE constantTime=true'); [ct] marks the kernels it admits");

@@ -11,6 +11,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.Platform;
+import org.vectorjce.internal.mode.ModeArithmetics;
 
 /**
  * {@code speed}: a quick throughput table in the shape of {@code cryptsetup benchmark} — one row per
@@ -64,8 +65,14 @@ final class Speed {
         out.println("# CPU: " + Platform.cpuModel() + "; JVM: " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.vm.version") + "; vector: " + VectorJce.vectorModuleStatus()
                 + ", " + Platform.vectorWidthDescription() + "; " + Platform.compilerDescription());
-        out.printf("#%14s %9s %17s %17s   %s%n", "Algorithm", "Key", "Encryption", "Decryption", "kernel");
         VectorJceProvider p = new VectorJceProvider();
+        // The rows time the steady state: the vector mode arithmetic, which serves a JVM only after
+        // 4 GiB and its warm-up (ModeArithmetics), warms up now.
+        err.println("  warming up the mode arithmetic...");
+        ModeArithmetics.warmUpNow();
+        ModeArithmetics.awaitWarmUp(25_000);
+        out.println("# mode arithmetic: " + ModeArithmetics.describe());
+        out.printf("#%14s %9s %17s %17s   %s%n", "Algorithm", "Key", "Encryption", "Decryption", "kernel");
         for (String alg : new String[] {"AES", "Twofish"}) {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
                 continue;

@@ -53,7 +53,7 @@ final class CtrMode extends Mode {
             whole.process(in, inOff, out, outOff, len);
             return;
         }
-        ModeArithmetic ops = ops();
+        ModeArithmetic ops = ops(len);
         if (scratch == null || scratch.length < Math.min(len, CHUNK_BLOCKS * BLOCK)) {
             scratch = scratch(scratch, len);
             keyStream = scratch(keyStream, len);

@@ -67,7 +67,7 @@ final class LrwMode extends TweakedMode {
 
     @Override
     public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops();
+        ModeArithmetic ops = ops(len);
         byte[] work = this.work = scratch(this.work, len);
         while (len > 0) {
             int n = Math.min(len, work.length);
@@ -107,7 +107,7 @@ final class LrwMode extends TweakedMode {
     @Override
     void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks, int chunkOff, boolean first) {
         System.arraycopy(unitStates, 4 * u, unitState, 0, 4);
-        ops().lrwXor(unitState, mulinc, src, srcOff, dst, dstOff, blocks);
+        ops(16 * blocks).lrwXor(unitState, mulinc, src, srcOff, dst, dstOff, blocks);
     }
 
     @Override

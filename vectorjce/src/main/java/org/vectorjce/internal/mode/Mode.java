@@ -19,8 +19,8 @@ public abstract class Mode {
     static final int CHUNK_BLOCKS = 1024;
 
     final BlockKernel kernel;
-    /** Set on first use: a mode whose kernel runs it whole (aes-jdk CBC, CTR) never loads it. */
-    private ModeArithmetic ops;
+    /** Bytes through the arithmetic not yet added to the JVM's count. */
+    private int counted;
     boolean encrypt;
 
     Mode(BlockKernel kernel) {
@@ -69,13 +69,25 @@ public abstract class Mode {
         }
     }
 
-    /** The mode arithmetic (vector or scalar), chosen once per JVM by {@link ModeArithmetics}. */
+    /** The mode arithmetic serving now (see {@link ModeArithmetics}), for calls not counted. */
     final ModeArithmetic ops() {
-        ModeArithmetic o = ops;
-        if (o == null) {
-            ops = o = ModeArithmetics.selected();
+        return ModeArithmetics.serving();
+    }
+
+    /**
+     * {@link #ops()} for a call that runs {@code bytes} through it: counted here and added to the
+     * JVM's count every {@link ModeArithmetics#COUNT_STEP} bytes, so modes on several threads do
+     * not write one shared counter per call.
+     */
+    final ModeArithmetic ops(int bytes) {
+        long c = (long) counted + bytes;
+        if (c >= ModeArithmetics.COUNT_STEP) {
+            counted = 0;
+            ModeArithmetics.count(c);
+        } else {
+            counted = (int) c;
         }
-        return o;
+        return ModeArithmetics.serving();
     }
 
     /**
