@@ -42,7 +42,10 @@ import org.vectorjce.VectorJceProvider;
 @Fork(value = 1, jvmArgsAppend = {
     "--add-modules=jdk.incubator.vector",   // the vector kernels; without it VectorJCE is scalar-only
     "--enable-native-access=ALL-UNNAMED",   // ACCP loads its native library
-    "-Xms1g", "-Xmx1g"})
+    "-Xms1g", "-Xmx1g",
+    // the steady state: VectorJCE's vector mode arithmetic, which a JVM otherwise switches to
+    // after 4 GiB through the modes and a warm-up (ModeArithmetics), from the first call
+    "-Dvectorjce.arithmetic=vector"})
 @Warmup(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
 public abstract class BenchBase {

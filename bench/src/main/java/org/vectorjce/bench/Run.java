@@ -61,7 +61,8 @@ public final class Run {
 
     /** The {@code @Fork(jvmArgsAppend)} of {@link BenchBase}, kept when the command line gives its own. */
     static final List<String> FORK_JVM_ARGS = List.of(
-            "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xms1g", "-Xmx1g");
+            "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xms1g", "-Xmx1g",
+            "-Dvectorjce.arithmetic=vector");
 
     /** Quick-run parameter defaults, used where the command line gives no {@code -p}. */
     static final Map<String, List<String>> QUICK_PARAMS = Map.of(
