@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -59,7 +60,6 @@ public final class ModeArithmetics {
     }
 
     private static final int FORCED = forcedByProperty(System.getProperty(PROPERTY));
-    private static final ModeArithmetic VECTOR_ARITHMETIC = loadVector();
 
     /** The forced mode from the property's value: AUTO, VECTOR or SCALAR. */
     static int forcedByProperty(String v) {
@@ -80,8 +80,21 @@ public final class ModeArithmetics {
         }
     }
 
-    private static ModeArithmetic loadVector() {
-        if (FORCED == SCALAR || Kernels.vectorCodeUnavailable() != null) {
+    /**
+     * The vector arithmetic, loaded on first need (its class initialisation costs tens of
+     * milliseconds of a short command that never reaches the gate), or null.
+     */
+    private static final class Loaded {
+        static final ModeArithmetic VECTOR = load();
+    }
+
+    /** Whether the vector arithmetic may load here (without loading it). */
+    private static boolean vectorPossible() {
+        return FORCED != SCALAR && Kernels.vectorCodeUnavailable() == null;
+    }
+
+    private static ModeArithmetic load() {
+        if (!vectorPossible()) {
             return null;
         }
         try {
@@ -94,8 +107,8 @@ public final class ModeArithmetics {
     }
 
     /** The JVM's switch. */
-    static final Switch JVM = new Switch(VECTOR_ARITHMETIC, FORCED, System::nanoTime, GATE_BYTES, TIMEOUT_NANOS,
-            ModeArithmetics::daemon);
+    static final Switch JVM = new Switch(vectorPossible() ? () -> Loaded.VECTOR : () -> null, FORCED, System::nanoTime,
+            GATE_BYTES, TIMEOUT_NANOS, ModeArithmetics::daemon);
 
     private static void daemon(Runnable r) {
         Thread t = new Thread(r, "vectorjce-arithmetic-warmup");
@@ -108,7 +121,8 @@ public final class ModeArithmetics {
      * one (what the tests compare with the scalar code).
      */
     public static ModeArithmetic selected() {
-        return VECTOR_ARITHMETIC != null ? VECTOR_ARITHMETIC : ModeArithmetic.SCALAR;
+        ModeArithmetic v = Loaded.VECTOR;
+        return v != null ? v : ModeArithmetic.SCALAR;
     }
 
     /** The arithmetic serving the modes' calls now. */
@@ -158,7 +172,10 @@ public final class ModeArithmetics {
         /** What serves the modes now; the vector arithmetic once qualified (or when forced). */
         volatile ModeArithmetic serving;
         volatile State state;
-        private final ModeArithmetic vector;
+        /** The vector arithmetic once loaded (null before, or when it does not run here). */
+        private volatile ModeArithmetic vector;
+        private final Supplier<ModeArithmetic> vectorLoader;
+        private volatile boolean loaded;
         private final int forced;
         private final LongSupplier clock;
         private final long gateBytes, timeoutNanos;
@@ -172,18 +189,32 @@ public final class ModeArithmetics {
         private volatile long startedAfterBytes;
         Probe probe;
 
-        Switch(ModeArithmetic vector, int forced, LongSupplier clock, long gateBytes, long timeoutNanos,
+        /**
+         * {@code vectorLoader} gives the vector arithmetic or null; it is called once, when the
+         * warm-up starts, when forced, or for {@link #describe}.
+         */
+        Switch(Supplier<ModeArithmetic> vectorLoader, int forced, LongSupplier clock, long gateBytes, long timeoutNanos,
                 Consumer<Runnable> starter) {
-            this.vector = vector;
+            this.vectorLoader = vectorLoader;
             this.forced = forced;
             this.clock = clock;
             this.gateBytes = gateBytes;
             this.timeoutNanos = timeoutNanos;
             this.starter = starter;
-            boolean vectorNow = vector != null && forced == VECTOR;
-            this.serving = vectorNow ? vector : ModeArithmetic.SCALAR;
-            this.counting = vector != null && forced == AUTO;
+            this.serving = ModeArithmetic.SCALAR;
+            this.counting = forced == AUTO;
             this.state = counting ? State.WAITING : State.DONE;
+            if (forced == VECTOR && vector() != null) {
+                serving = vector;
+            }
+        }
+
+        private synchronized ModeArithmetic vector() {
+            if (!loaded) {
+                vector = vectorLoader.get();
+                loaded = true;
+            }
+            return vector;
         }
 
         void count(long n) {
@@ -201,6 +232,10 @@ public final class ModeArithmetics {
             }
             counting = false;
             startedAfterBytes = bytes;
+            if (vector() == null) {
+                finish("the vector arithmetic does not run on this JVM");
+                return;
+            }
             state = State.WARMING;
             startNanos = clock.getAsLong();
             try {
@@ -267,6 +302,7 @@ public final class ModeArithmetics {
         }
 
         String describe() {
+            ModeArithmetic vector = vector();
             if (vector == null) {
                 return "scalar (" + (forced == SCALAR ? "forced by -D" + PROPERTY + "=scalar"
                         : "the vector arithmetic does not run on this JVM") + ")";

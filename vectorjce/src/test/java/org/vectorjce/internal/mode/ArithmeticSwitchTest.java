@@ -28,7 +28,7 @@ class ArithmeticSwitchTest {
     private final List<Runnable> started = new ArrayList<>();
 
     private ModeArithmetics.Switch auto(long gate) {
-        return new ModeArithmetics.Switch(FAKE_VECTOR, ModeArithmetics.AUTO, () -> now, gate, 20_000, started::add);
+        return new ModeArithmetics.Switch(() -> FAKE_VECTOR, ModeArithmetics.AUTO, () -> now, gate, 20_000, started::add);
     }
 
     /** A probe whose vector timing is {@code vectorNanos[0]} (changeable), scalar 1000 ns. */
@@ -122,16 +122,26 @@ class ArithmeticSwitchTest {
 
     @Test
     void forcedOrAbsentVectorNeverWarmsUp() {
-        ModeArithmetics.Switch v = new ModeArithmetics.Switch(FAKE_VECTOR, ModeArithmetics.VECTOR, () -> now, 0, 1,
+        ModeArithmetics.Switch v = new ModeArithmetics.Switch(() -> FAKE_VECTOR, ModeArithmetics.VECTOR, () -> now, 0, 1,
                 started::add);
         assertSame(FAKE_VECTOR, v.serving, "forced vector serves from the first call");
-        ModeArithmetics.Switch none = new ModeArithmetics.Switch(null, ModeArithmetics.AUTO, () -> now, 0, 1,
+        ModeArithmetics.Switch none = new ModeArithmetics.Switch(() -> null, ModeArithmetics.AUTO, () -> now, 0, 1,
                 started::add);
         none.count(1L << 40);
         none.start();
         assertSame(ModeArithmetic.SCALAR, none.serving);
-        assertTrue(started.isEmpty());
+        assertTrue(started.isEmpty(), "no warm-up thread without a vector arithmetic");
         assertTrue(none.describe().startsWith("scalar ("), none.describe());
+        int[] loads = {0};
+        ModeArithmetics.Switch lazy = new ModeArithmetics.Switch(() -> {
+            loads[0]++;
+            return FAKE_VECTOR;
+        }, ModeArithmetics.AUTO, () -> now, 1000, 1, started::add);
+        lazy.count(999);
+        assertEquals(0, loads[0], "the vector arithmetic is not loaded before the gate");
+        lazy.count(1);
+        lazy.describe();
+        assertEquals(1, loads[0], "and loaded once");
     }
 
     @Test
@@ -151,7 +161,7 @@ class ArithmeticSwitchTest {
     void theRealWarmUpQualifiesTheVectorArithmetic() {
         ModeArithmetic vector = ModeArithmetics.selected();
         Assumptions.assumeTrue(vector != ModeArithmetic.SCALAR, "no vector arithmetic on this JVM");
-        ModeArithmetics.Switch s = new ModeArithmetics.Switch(vector, ModeArithmetics.AUTO, System::nanoTime, 1 << 20,
+        ModeArithmetics.Switch s = new ModeArithmetics.Switch(() -> vector, ModeArithmetics.AUTO, System::nanoTime, 1 << 20,
                 ModeArithmetics.TIMEOUT_NANOS, Runnable::run);
         s.count(1 << 20);
         assertSame(vector, s.serving, s.describe());
