@@ -1,8 +1,7 @@
 package org.vectorjce.internal.mode;
 
 import org.vectorjce.internal.kernel.Kernels;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import org.vectorjce.internal.kernel.WarmUpSwitch;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Random;
@@ -53,6 +52,8 @@ public final class ModeArithmetics {
     static final double MIN_RATIO = 1.1;
     /** Untimed vector probes per step besides the timed one. */
     static final int PRIME_CALLS = 16;
+    /** Scalar probes timed for the reference at the start (the best counts). */
+    static final int REFERENCE_CALLS = 4;
     /** Bytes a mode counts locally before it adds them to the JVM's count (see {@link Mode#ops}). */
     static final int COUNT_STEP = 64 << 20;
 
@@ -143,18 +144,16 @@ public final class ModeArithmetics {
     /** Waits up to {@code millis} for a running warm-up to end; returns whether none runs now. */
     public static boolean awaitWarmUp(long millis) throws InterruptedException {
         long end = System.nanoTime() + millis * 1_000_000L;
-        while (JVM.state == State.WARMING && System.nanoTime() < end) {
+        while (JVM.warming() && System.nanoTime() < end) {
             Thread.sleep(20);
         }
-        return JVM.state != State.WARMING;
+        return !JVM.warming();
     }
 
     /** One line for {@code info} and {@code speed}: what serves, since when, or why not yet. */
     public static String describe() {
         return JVM.describe();
     }
-
-    enum State { WAITING, WARMING, DONE }
 
     /** The timed work of a warm-up: one probe's nanoseconds on either arithmetic. */
     interface Probe {
@@ -165,29 +164,19 @@ public final class ModeArithmetics {
     }
 
     /**
-     * The switching logic, with its clock, gate, timeout, probe and thread starter as parameters
-     * so tests drive it with fake ones.
+     * What serves, forced or switched by a {@link WarmUpSwitch} (clock, gate, timeout and thread
+     * starter as parameters, so tests drive it with fake ones).
      */
     static final class Switch {
         /** What serves the modes now; the vector arithmetic once qualified (or when forced). */
-        volatile ModeArithmetic serving;
-        volatile State state;
-        /** The vector arithmetic once loaded (null before, or when it does not run here). */
-        private volatile ModeArithmetic vector;
-        private final Supplier<ModeArithmetic> vectorLoader;
-        private volatile boolean loaded;
-        private final int forced;
-        private final LongSupplier clock;
-        private final long gateBytes, timeoutNanos;
-        private final Consumer<Runnable> starter;
-        /** Bytes counted so far; racy on purpose (a lost addition only delays the gate a little). */
-        private long bytes;
-        private volatile boolean counting;
-        private long startNanos, scalarRef = Long.MAX_VALUE, bestVector = Long.MAX_VALUE;
-        private int consecutive;
-        private volatile String since, outcome;
-        private volatile long startedAfterBytes;
+        volatile ModeArithmetic serving = ModeArithmetic.SCALAR;
+        /** The warm-up's probe: {@link BufferProbe} unless a test sets one first. */
         Probe probe;
+        private final Supplier<ModeArithmetic> vectorLoader;
+        private ModeArithmetic vector;
+        private boolean loaded;
+        private final int forced;
+        private final WarmUpSwitch warmUp;
 
         /**
          * {@code vectorLoader} gives the vector arithmetic or null; it is called once, when the
@@ -197,13 +186,9 @@ public final class ModeArithmetics {
                 Consumer<Runnable> starter) {
             this.vectorLoader = vectorLoader;
             this.forced = forced;
-            this.clock = clock;
-            this.gateBytes = gateBytes;
-            this.timeoutNanos = timeoutNanos;
-            this.starter = starter;
-            this.serving = ModeArithmetic.SCALAR;
-            this.counting = forced == AUTO;
-            this.state = counting ? State.WAITING : State.DONE;
+            this.warmUp = new WarmUpSwitch(new WarmUpSwitch.Rules(gateBytes, timeoutNanos, CONSECUTIVE, MIN_RATIO, 0,
+                    BufferProbe.BYTES, REFERENCE_CALLS, PRIME_CALLS), clock, this::warmUpProbe, starter,
+                    () -> serving = vector());
             if (forced == VECTOR && vector() != null) {
                 serving = vector;
             }
@@ -217,117 +202,77 @@ public final class ModeArithmetics {
             return vector;
         }
 
+        /** The probe as the switch times it, or null when there is no vector arithmetic. */
+        private WarmUpSwitch.Probe warmUpProbe() {
+            ModeArithmetic v = vector();
+            if (v == null) {
+                return null;
+            }
+            Probe p = probe != null ? probe : new BufferProbe();
+            return new WarmUpSwitch.Probe() {
+                @Override
+                public long reference() {
+                    return p.time(ModeArithmetic.SCALAR);
+                }
+
+                @Override
+                public long candidate() {
+                    return p.time(v);
+                }
+
+                @Override
+                public void prime(int calls) {
+                    for (int i = 0; i < calls; i++) {
+                        p.time(v);
+                    }
+                }
+
+                @Override
+                public boolean equal() {
+                    return p.equal(ModeArithmetic.SCALAR, v);
+                }
+            };
+        }
+
         void count(long n) {
-            if (counting) {
-                long b = bytes += n;
-                if (b >= gateBytes) {
-                    start();
-                }
+            if (forced == AUTO) {
+                warmUp.count(n);
             }
         }
 
-        synchronized void start() {
-            if (state != State.WAITING) {
-                return;
-            }
-            counting = false;
-            startedAfterBytes = bytes;
-            if (vector() == null) {
-                finish("the vector arithmetic does not run on this JVM");
-                return;
-            }
-            state = State.WARMING;
-            startNanos = clock.getAsLong();
-            try {
-                starter.accept(this::run);
-            } catch (RuntimeException | Error e) {
-                finish("the warm-up thread could not start (" + e + ")");
+        void start() {
+            if (forced == AUTO) {
+                warmUp.start();
             }
         }
 
-        void run() {
-            try {
-                while (step()) {
-                    // next step
-                }
-            } catch (RuntimeException | Error e) {
-                finish("the warm-up failed (" + e + ")");
-            }
-        }
-
-        /** One step: the scalar reference (first), then untimed and one timed vector probe. */
         boolean step() {
-            if (state != State.WARMING) {
-                return false;
-            }
-            if (probe == null) {
-                probe = new BufferProbe();
-            }
-            scalarRef = Math.min(scalarRef, Math.max(1, probe.time(ModeArithmetic.SCALAR)));
-            for (int i = 0; i < PRIME_CALLS; i++) {
-                probe.time(vector);
-            }
-            long t = Math.max(1, probe.time(vector));
-            bestVector = Math.min(bestVector, t);
-            consecutive = t * MIN_RATIO <= scalarRef ? consecutive + 1 : 0;
-            if (consecutive >= CONSECUTIVE) {
-                if (!probe.equal(ModeArithmetic.SCALAR, vector)) {
-                    finish("its output differed from the scalar arithmetic's on the warm-up's data");
-                    return false;
-                }
-                since = Instant.now().truncatedTo(ChronoUnit.MILLIS) + " (after " + (startedAfterBytes >> 20)
-                        + " MiB on the scalar arithmetic and " + seconds(clock.getAsLong() - startNanos)
-                        + " of warm-up; probe " + ratio() + " the scalar one's speed)";
-                serving = vector;
-                finish(null);
-                return false;
-            }
-            if (clock.getAsLong() - startNanos > timeoutNanos) {
-                finish("the vector arithmetic did not reach " + MIN_RATIO + "x the scalar one's speed within "
-                        + seconds(timeoutNanos) + " of warm-up (best probe " + ratio() + ")");
-                return false;
-            }
-            return true;
+            return warmUp.step();
         }
 
-        private String ratio() {
-            return bestVector == Long.MAX_VALUE ? "n/a"
-                    : String.format(Locale.ROOT, "%.2fx", (double) scalarRef / bestVector);
-        }
-
-        private synchronized void finish(String why) {
-            outcome = why;
-            state = State.DONE;
-            probe = null;
+        boolean warming() {
+            return warmUp.state() == WarmUpSwitch.State.WARMING;
         }
 
         String describe() {
-            ModeArithmetic vector = vector();
-            if (vector == null) {
+            ModeArithmetic v = vector();
+            if (v == null) {
                 return "scalar (" + (forced == SCALAR ? "forced by -D" + PROPERTY + "=scalar"
                         : "the vector arithmetic does not run on this JVM") + ")";
             }
             if (forced == VECTOR) {
-                return vector.name() + ", forced by -D" + PROPERTY + "=vector";
+                return v.name() + ", forced by -D" + PROPERTY + "=vector";
             }
-            if (serving == vector) {
-                return vector.name() + " since " + since;
+            if (serving == v) {
+                return v.name() + " since " + warmUp.since();
             }
-            switch (state) {
-                case WAITING:
-                    return "scalar; " + vector.name() + " warms up after " + (gateBytes >> 20)
-                            + " MiB through the modes (" + (bytes >> 20) + " MiB so far)";
-                case WARMING:
-                    return "scalar; " + vector.name() + " is warming up (for " + seconds(clock.getAsLong() - startNanos)
-                            + ", after " + (startedAfterBytes >> 20) + " MiB)";
-                default:
-                    return "scalar; " + vector.name() + " not used: " + outcome;
-            }
+            return "scalar; " + v.name() + switch (warmUp.state()) {
+                case WAITING -> " warms up after " + (warmUp.rules().gateBytes() >> 20) + " MiB through the modes ("
+                        + (warmUp.countedBytes() >> 20) + " MiB so far)";
+                case WARMING -> " is " + warmUp.progress();
+                case DONE -> " " + warmUp.progress();
+            };
         }
-    }
-
-    private static String seconds(long nanos) {
-        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 
     /** The warm-up's work: 8 KiB through the XTS XOR-save and XOR passes and the LRW pass. */

@@ -1,11 +1,10 @@
 package org.vectorjce.internal.vector;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.vectorjce.internal.kernel.WarmUpSwitch;
 
 /**
  * Which batch code {@code twofish-vec512-16way} runs, per direction: the split rounds of
@@ -40,8 +39,8 @@ import java.util.function.Supplier;
  * set-up) forces either path for tests and benchmarks; a forced {@code fused} serves at once, even
  * interpreted.
  *
- * <p>The logic takes its clock, its timings and its thread starter as parameters, so tests drive
- * it with fake ones.
+ * <p>The switching logic is {@link WarmUpSwitch}'s; it takes its clock, its timings and its
+ * thread starter as parameters, so tests drive it with fake ones.
  */
 public final class Twofish16Path {
     /** The system property that forces a path. */
@@ -106,35 +105,47 @@ public final class Twofish16Path {
 
     /** Whether the fused code serves this direction's calls in auto mode. */
     volatile boolean fused;
-    /** Whether split batches still count towards the gate (false once the warm-up started). */
-    private volatile boolean counting = true;
-    /** Split batches so far; racy on purpose (a lost increment only delays the gate a little). */
-    private long batches;
 
     private final String direction;
-    private final LongSupplier clock;
-    private final long gateBatches, timeoutNanos;
-    private final Supplier<Probe> probes;
-    private final Consumer<Runnable> starter;
-
-    private enum State { WAITING, WARMING, DONE }
-
-    private volatile State state = State.WAITING;
-    private Probe probe;
-    private long startNanos, splitRefNanos = Long.MAX_VALUE, bestFusedNanos = Long.MAX_VALUE;
-    private int consecutive;
-    /** After the switch: when and at what speeds; after giving up: why. */
-    private volatile String since, outcome;
-    private volatile long startedAfterBatches;
+    private final long gateBatches;
+    /** Gives the warm-up's probe (read when the warm-up starts). */
+    private Supplier<Probe> probes;
+    private final WarmUpSwitch warmUp;
 
     Twofish16Path(String direction, LongSupplier clock, long gateBatches, long timeoutNanos, Supplier<Probe> probes,
             Consumer<Runnable> starter) {
         this.direction = direction;
-        this.clock = clock;
         this.gateBatches = gateBatches;
-        this.timeoutNanos = timeoutNanos;
         this.probes = probes;
-        this.starter = starter;
+        this.warmUp = new WarmUpSwitch(new WarmUpSwitch.Rules(gateBatches * 512, timeoutNanos, CONSECUTIVE, MIN_RATIO,
+                FLOOR_BYTES_PER_SECOND, CALL_BYTES, SPLIT_REFERENCE_CALLS, PRIME_CALLS), clock, this::probe, starter,
+                () -> fused = true);
+    }
+
+    /** The probe as the switch times it: the split code is the reference, the fused one the candidate. */
+    private WarmUpSwitch.Probe probe() {
+        Probe p = probes.get();
+        return new WarmUpSwitch.Probe() {
+            @Override
+            public long reference() {
+                return p.split();
+            }
+
+            @Override
+            public long candidate() {
+                return p.fused();
+            }
+
+            @Override
+            public void prime(int calls) {
+                p.prime(calls);
+            }
+
+            @Override
+            public boolean equal() {
+                return p.fusedEqualsSplit();
+            }
+        };
     }
 
     /** The forced path from {@value #PROPERTY}: AUTO, FUSED or SPLIT. */
@@ -158,105 +169,26 @@ public final class Twofish16Path {
 
     /** A kernel in auto mode ran {@code n} split batches; starts the warm-up at the gate. */
     void countSplit(long n) {
-        if (counting) {
-            long b = batches += n;
-            if (b >= gateBatches) {
-                start();
-            }
-        }
+        warmUp.count(n * 512);
     }
 
-    private synchronized void start() {
-        if (state != State.WAITING) {
-            return;
-        }
-        counting = false;
-        startedAfterBatches = batches;
-        state = State.WARMING;
-        startNanos = clock.getAsLong();
-        try {
-            starter.accept(this::run);
-        } catch (RuntimeException | Error e) {
-            finish("the warm-up thread could not start (" + e + ")");
-        }
-    }
-
-    /** The warm-up thread's body: {@link #step} until done. */
+    /** The warm-up thread's body. */
     void run() {
-        try {
-            while (step()) {
-                // next step
-            }
-        } catch (RuntimeException | Error e) {
-            finish("the warm-up failed (" + e + ")");
-        }
+        warmUp.run();
     }
 
-    /**
-     * One warm-up step: the split reference (first step), then priming calls and one timed fused
-     * call. Returns false when the warm-up is over.
-     */
+    /** One warm-up step (see {@link WarmUpSwitch#step}); false when the warm-up is over. */
     boolean step() {
-        if (state != State.WARMING) {
-            return false;
-        }
-        if (probe == null) {
-            probe = probes.get();
-            for (int i = 0; i < SPLIT_REFERENCE_CALLS; i++) {
-                splitRefNanos = Math.min(splitRefNanos, Math.max(1, probe.split()));
-            }
-            return true;
-        }
-        // The reference keeps improving while C2 still compiles split code this JVM had not run
-        // much (too low a reference would make qualifying too easy).
-        splitRefNanos = Math.min(splitRefNanos, Math.max(1, probe.split()));
-        probe.prime(PRIME_CALLS);
-        long t = Math.max(1, probe.fused());
-        bestFusedNanos = Math.min(bestFusedNanos, t);
-        boolean fast = t * MIN_RATIO <= splitRefNanos || CALL_BYTES / (t / 1e9) >= FLOOR_BYTES_PER_SECOND;
-        consecutive = fast ? consecutive + 1 : 0;
-        if (consecutive >= CONSECUTIVE) {
-            if (!probe.fusedEqualsSplit()) {
-                finish("the fused output differed from the split output on the warm-up's data");
-                return false;
-            }
-            since = Instant.now().truncatedTo(ChronoUnit.MILLIS) + " (after " + (startedAfterBatches * 512 >> 20)
-                    + " MiB split and " + seconds(clock.getAsLong() - startNanos) + " of warm-up; 8 KiB call "
-                    + mbps(bestFusedNanos) + ", split " + mbps(splitRefNanos) + ")";
-            fused = true;
-            finish(null);
-            return false;
-        }
-        if (clock.getAsLong() - startNanos > timeoutNanos) {
-            finish("the fused batch did not reach speed within " + seconds(timeoutNanos) + " of warm-up (best 8 KiB call "
-                    + mbps(bestFusedNanos) + ", split " + mbps(splitRefNanos) + "): C2 never compiled it here"
-                    + " (compiler flags or limits, or this JDK)");
-            return false;
-        }
-        return true;
-    }
-
-    private synchronized void finish(String why) {
-        outcome = why;
-        state = State.DONE;
-        probe = null; // the dummy kernel goes with it
-    }
-
-    private static String seconds(long nanos) {
-        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
-    }
-
-    private static String mbps(long nanos) {
-        return nanos == Long.MAX_VALUE ? "n/a" : String.format(Locale.ROOT, "%.0f MB/s", CALL_BYTES / (nanos / 1e9) / 1e6);
+        return warmUp.step();
     }
 
     boolean warming() {
-        return state == State.WARMING;
+        return warmUp.state() == WarmUpSwitch.State.WARMING;
     }
 
     /** Whether the warm-up has ended (switched or given up). */
     boolean done() {
-        return state == State.DONE;
+        return warmUp.state() == WarmUpSwitch.State.DONE;
     }
 
     /** Waits up to {@code millis} for running warm-ups to end; returns whether none runs now. */
@@ -302,17 +234,17 @@ public final class Twofish16Path {
 
     /** This direction's part of {@link #describe}. */
     String description() {
-        State s = state;
         String d = direction + ": ";
         if (fused) {
-            return d + "fused since " + since;
+            return d + "fused since " + warmUp.since();
         }
-        return switch (s) {
+        return switch (warmUp.state()) {
             case WAITING -> d + "split; the fused batch's warm-up starts after " + (gateBatches * 512 >> 20)
-                    + " MiB through the kernel (" + (batches * 512 >> 20) + " MiB so far)";
-            case WARMING -> d + "split; the fused batch is warming up (for " + seconds(clock.getAsLong() - startNanos)
-                    + ", after " + (startedAfterBatches * 512 >> 20) + " MiB)";
-            case DONE -> d + "split; " + outcome;
+                    + " MiB through the kernel (" + (warmUp.countedBytes() >> 20) + " MiB so far)";
+            case WARMING -> d + "split; the fused batch is " + warmUp.progress();
+            case DONE -> d + "split; the fused batch is " + warmUp.progress()
+                    + (warmUp.outcome().startsWith("it did not reach speed")
+                            ? ": C2 never compiled it here (compiler flags or limits, or this JDK)" : "");
         };
     }
 }

@@ -1,7 +1,6 @@
 package org.vectorjce.internal.mode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,10 +127,11 @@ class ArithmeticSwitchTest {
         ModeArithmetics.Switch none = new ModeArithmetics.Switch(() -> null, ModeArithmetics.AUTO, () -> now, 0, 1,
                 started::add);
         none.count(1L << 40);
-        none.start();
+        assertEquals(1, started.size());
+        started.get(0).run(); // the warm-up thread finds no vector arithmetic and ends
         assertSame(ModeArithmetic.SCALAR, none.serving);
-        assertTrue(started.isEmpty(), "no warm-up thread without a vector arithmetic");
         assertTrue(none.describe().startsWith("scalar ("), none.describe());
+        started.clear();
         int[] loads = {0};
         ModeArithmetics.Switch lazy = new ModeArithmetics.Switch(() -> {
             loads[0]++;
@@ -165,7 +165,6 @@ class ArithmeticSwitchTest {
                 ModeArithmetics.TIMEOUT_NANOS, Runnable::run);
         s.count(1 << 20);
         assertSame(vector, s.serving, s.describe());
-        assertNull(s.probe);
         assertTrue(new ModeArithmetics.BufferProbe().equal(ModeArithmetic.SCALAR, vector));
     }
 }
