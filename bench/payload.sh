@@ -3,7 +3,8 @@
 # a fresh JVM each, wall time of the whole command) of a 1 GiB payload, Twofish-XTS and AES-XTS,
 # beside `cp` of the same 1 GiB file and the provider's bare multi-sector cipher on one thread
 # (bench/payload/PayloadBench.java `cipher`: Cipher + SectorParameterSpec, 1 MiB calls over 1 GiB
-# in memory, in a fresh JVM of its own per direction, timed inside it: no JVM start counted); then
+# in memory, in a fresh JVM of its own per direction, timed inside it: no JVM start counted; and
+# decryption once more on two threads); then
 # the same comparison in steady state inside one JVM (PayloadBench `scaling`), and
 # LuksVolume.payload() against SectorChannel with the same cipher and key, 1 MiB reads and 1 MiB
 # writes on one thread in one JVM (PayloadBench `channels`). Rounds alternate the commands; each
@@ -82,6 +83,8 @@ mkdir -p results
     bare_dec=$("${bench[@]}" cipher twofish-xts-plain64 512 "$bytes" decrypt 2>/dev/null)
     bare_enc=$("${bench[@]}" cipher twofish-xts-plain64 512 "$bytes" encrypt 2>/dev/null)
     echo "$bare_dec"; echo "$bare_enc"
+    # the same on two threads in a fresh JVM: what the JIT's warm-up leaves of the second core
+    "${bench[@]}" cipher twofish-xts-plain64 512 "$bytes" decrypt 2 2>/dev/null
     bare_dec=$(echo "$bare_dec" | sed -n 's/.* = \([0-9]*\) MB\/s/\1/p')
     bare_enc=$(echo "$bare_enc" | sed -n 's/.* = \([0-9]*\) MB\/s/\1/p')
     for v in tw aes; do

@@ -18,9 +18,10 @@ import org.vectorjce.volumes.luks.LuksVolume;
 /**
  * bench/payload.sh's Java part, run as a source file with the vectorjce-volumes jar on the class path:
  *
- *   cipher SPEC KEYBITS BYTES encrypt|decrypt
+ *   cipher SPEC KEYBITS BYTES encrypt|decrypt [THREADS]
  *                                   the provider's Cipher with SectorParameterSpec (512-byte sectors),
- *                                   1 MiB calls over BYTES of one in-memory buffer, on one thread, in
+ *                                   1 MiB calls over BYTES, on THREADS threads (default 1) each with
+ *                                   its cipher and in-memory buffer and its share of the sectors, in
  *                                   this fresh JVM (as a volume command starts one); MB/s
  *   channels IMAGE KEYFILE ROUNDS   1 MiB reads, then 1 MiB writes, over the whole payload, one
  *                                   thread: LuksVolume.payload() (opened readWrite()) against
@@ -36,32 +37,52 @@ import org.vectorjce.volumes.luks.LuksVolume;
 public class PayloadBench {
     public static void main(String[] a) throws Exception {
         switch (a[0]) {
-            case "cipher" -> cipher(a[1], Integer.parseInt(a[2]), Long.parseLong(a[3]), a[4]);
+            case "cipher" -> cipher(a[1], Integer.parseInt(a[2]), Long.parseLong(a[3]), a[4],
+                    a.length > 5 ? Integer.parseInt(a[5]) : 1);
             case "channels" -> channels(Path.of(a[1]), Path.of(a[2]), Integer.parseInt(a[3]));
             case "scaling" -> scaling(Path.of(a[1]), Path.of(a[2]), Integer.parseInt(a[3]));
             default -> throw new IllegalArgumentException(a[0]);
         }
     }
 
-    static void cipher(String spec, int keyBits, long bytes, String direction) throws Exception {
+    static void cipher(String spec, int keyBits, long bytes, String direction, int threads) throws Exception {
         String[] p = spec.split("-", 3);
         String alg = p[0].equals("aes") ? "AES" : "Twofish";
         byte[] key = new byte[keyBits / 8];
         new Random(1).nextBytes(key);
         SecretKeySpec k = new SecretKeySpec(key, alg);
-        Cipher c = Cipher.getInstance(alg + "/" + p[1].toUpperCase() + "/NoPadding", new VectorJceProvider());
-        byte[] buf = new byte[1 << 20];
-        new Random(2).nextBytes(buf);
-        for (int mode : new int[] {direction.equals("decrypt") ? Cipher.DECRYPT_MODE : Cipher.ENCRYPT_MODE}) {
-            long t0 = System.nanoTime();
-            for (long done = 0; done < bytes; done += buf.length) {
-                c.init(mode, k, new SectorParameterSpec(p[2], done / 512, 512));
-                c.doFinal(buf, 0, buf.length, buf, 0);
-            }
-            double s = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("bare %s %s, 1 thread: %d bytes in %.3f s = %.0f MB/s%n", spec,
-                    mode == Cipher.DECRYPT_MODE ? "decrypt" : "encrypt", bytes, s, bytes / s / 1e6);
+        int mode = direction.equals("decrypt") ? Cipher.DECRYPT_MODE : Cipher.ENCRYPT_MODE;
+        long per = bytes / threads / (1 << 20) * (1 << 20); // whole 1 MiB calls per thread
+        Thread[] workers = new Thread[threads];
+        Throwable[] failure = new Throwable[1];
+        long t0 = System.nanoTime();
+        for (int i = 0; i < threads; i++) {
+            long first = i * per;
+            workers[i] = new Thread(() -> {
+                try {
+                    Cipher c = Cipher.getInstance(alg + "/" + p[1].toUpperCase() + "/NoPadding", new VectorJceProvider());
+                    byte[] buf = new byte[1 << 20];
+                    new Random(2).nextBytes(buf);
+                    for (long done = first; done < first + per; done += buf.length) {
+                        c.init(mode, k, new SectorParameterSpec(p[2], done / 512, 512));
+                        c.doFinal(buf, 0, buf.length, buf, 0);
+                    }
+                } catch (Exception e) {
+                    failure[0] = e;
+                }
+            });
+            workers[i].start();
         }
+        for (Thread w : workers) {
+            w.join();
+        }
+        if (failure[0] != null) {
+            throw new IllegalStateException(failure[0]);
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        long total = per * threads;
+        System.out.printf("bare %s %s, %d thread%s: %d bytes in %.3f s = %.0f MB/s%n", spec, direction, threads,
+                threads == 1 ? "" : "s", total, s, total / s / 1e6);
     }
 
     static void channels(Path image, Path keyFile, int rounds) throws Exception {
