@@ -7,7 +7,8 @@
 #   bench/run.sh [JMH options]           the full suite: hours; narrow it with -p name=v1,v2
 #   bench/run.sh --footprint             heap per initialised cipher (org.vectorjce.bench.Footprint)
 #   bench/run.sh --cold [N]              first AES/CBC operation in N fresh JVMs (default 15) per
-#                                        provider, VectorJCE and SunJCE alternating; medians
+#                                        provider, VectorJCE and SunJCE alternating; medians, in
+#                                        bench/results/<date>-cold.txt
 #   bench/run.sh --jmh CLASS [options]   one benchmark class straight through JMH (e.g.
 #                                        PerMessageBench, whose parameters Run does not know)
 #
@@ -39,20 +40,29 @@ if [ "${1:-}" = "--footprint" ]; then
 fi
 if [ "${1:-}" = "--cold" ]; then
   n="${2:-15}"
+  jar=$(ls ../vectorjce/target/vectorjce-*-SNAPSHOT.jar 2>/dev/null | grep -v -e sources -e javadoc | head -1)
+  [ -n "$jar" ] || { echo "missing the provider jar: run bench/run.sh --build first" >&2; exit 2; }
   for p in VectorJCE SunJCE; do : > "target/cold-$p.txt"; done
   for i in $(seq "$n"); do
     for p in VectorJCE SunJCE; do
       # the provider jar as users have it (not the shaded benchmarks.jar, whose size and signed
       # dependencies the JCA's provider verification would charge to VectorJCE)
-      "$JAVA" --add-modules jdk.incubator.vector -cp "$(ls ../vectorjce/target/vectorjce-*.jar | head -1):target/classes" \
+      "$JAVA" --add-modules jdk.incubator.vector -cp "$jar:target/classes" \
         org.vectorjce.bench.ColdStart "$p" 2>/dev/null \
         | awk '{print $2}' >> "target/cold-$p.txt"
     done
   done
-  for p in VectorJCE SunJCE; do
-    echo "$p: median $(sort -n "target/cold-$p.txt" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') ms over $n JVMs" \
-         "(min $(sort -n "target/cold-$p.txt" | head -1), max $(sort -n "target/cold-$p.txt" | tail -1))"
-  done
+  out="results/$(date -u +%Y-%m-%d-%H%M)-cold.txt"
+  {
+    echo "# first AES/CBC/PKCS5Padding operation in a fresh JVM (org.vectorjce.bench.ColdStart), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$JAVA" -version 2>&1 | sed -n 2p)"
+    echo "# command: bench/run.sh --cold $n; jar: $(git -C .. rev-parse --short HEAD 2>/dev/null || echo '?'); ms from main's first line, VectorJCE and SunJCE alternated"
+    for p in VectorJCE SunJCE; do
+      echo "$p: $(tr '\n' ' ' < "target/cold-$p.txt")"
+      echo "$p: median $(sort -n "target/cold-$p.txt" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') ms over $n JVMs" \
+           "(min $(sort -n "target/cold-$p.txt" | head -1), max $(sort -n "target/cold-$p.txt" | tail -1))"
+    done
+  } | tee "$out"
+  echo "wrote bench/$out"
   exit 0
 fi
 if [ "${1:-}" = "--jmh" ]; then
