@@ -178,10 +178,9 @@ final class HeaderSearch {
             w.start();
         }
         AtomicInteger left = new AtomicInteger();
-        AtomicInteger tn = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(n, n, 0, TimeUnit.SECONDS, new PriorityBlockingQueue<>(),
                 r -> {
-                    Thread t = new Thread(r, "tcrypt-kdf-" + tn.incrementAndGet());
+                    Thread t = new Thread(r, "tcrypt-kdf");
                     t.setDaemon(true);
                     return t;
                 });
@@ -209,9 +208,7 @@ final class HeaderSearch {
             @Override
             public void run() {
                 try {
-                    byte[] dk = s.result.isDone() ? null : s.derive(row, block);
-                    boolean more = dk != null && row.arrived(block, dk);
-                    if (more) {
+                    if (!s.result.isDone() && row.arrived(block, s.derive(row, block))) {
                         // the rest of the row's key only now: the first chain (AES alone, say) may
                         // have opened it, and a block derived on speculation would have taken a
                         // core from the first blocks and from the JIT compiler
