@@ -33,16 +33,17 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * are queued before everything else; then blocks by the work it takes to have a row's key up to
  * them (block index × the row's cost per block), so TrueCrypt's 1000-iteration rows come before
  * VeraCrypt's other 500,000-iteration blocks, ties by the table's row order; Argon2id (one
- * indivisible derivation, hundreds of MiB) runs last. TrueCrypt's rows first cost an unhinted
- * VeraCrypt open about 0.3 s of both cores in a fresh JVM (five hashes and some thirty chains run
- * cold, and their JIT compilation takes the cores); after the two common VeraCrypt rows they
- * cost an unhinted TrueCrypt open those rows' blocks instead (bench/results, tcrypt-search notes).
+ * indivisible derivation, hundreds of MiB) runs last. Run first, TrueCrypt's rows would take
+ * about 0.3 s of both cores from an unhinted VeraCrypt open in a fresh JVM (five hashes and some
+ * thirty chains run cold, and their JIT compilation takes the cores); after those three VeraCrypt
+ * blocks, an unhinted TrueCrypt open waits for them instead
+ * ({@code bench/results/2026-12-01-1430-tcrypt-search-notes.md}).
  * Chains are tried in the table's order, AES-XTS first. A row's first blocks are those of the
  * table's first chain given (XTS with one cipher, the usual volume: 64 bytes); the rest, which
  * only cascades read, are queued when those have been tried and opened nothing, not on
- * speculation: a block derived beside the first ones slows them (on two cores it takes the core the JIT compiler needs in a fresh JVM;
- * measured 0.6 s against 1.0 s for a hinted SHA-512 open of an AES volume), while the trials of
- * the other rows keep the cores busy when there are several.
+ * speculation: a block derived beside the first ones slows them (on two cores it takes the core
+ * the JIT compiler needs in a fresh JVM; measured 0.6 s against 1.0 s for a hinted SHA-512 open
+ * of an AES volume), while the trials of the other rows keep the cores busy when there are several.
  */
 final class HeaderSearch {
     /** What opened: the row, the chain and the decrypted header. */
