@@ -10,7 +10,10 @@
 #      hash, and its chain twofish-aes, which needs the kernel's Twofish, stops it.
 #  (b) unhinted open of VeraCrypt volumes (`volume test --type tcrypt IMG`: every row and chain)
 #      beside the sum of cryptsetup's hinted times from (a) over the PRFs our search starts before
-#      it finds the header (the cost order of HeaderSearch on 2 threads: SHA-256, then SHA-512).
+#      it finds the header (HeaderSearch starts the first blocks of VeraCrypt's SHA-512 and SHA-256
+#      rows before all others, on 2 threads); then, ours only, an unhinted TrueCrypt open, which
+#      those VeraCrypt blocks delay, with and without --disable-veracrypt (cryptsetup's unhinted
+#      tcryptDump stops at the first Twofish chain here, see (a)).
 #  (c) payload read of a synthetic AES-Twofish XTS volume (TcryptPayloadBench in the module's
 #      test classes) beside AES-XTS then Twofish-XTS bare, one thread, one JVM.
 # Needs cryptsetup (cryptsetup-bin), the jar and the test classes:
@@ -85,6 +88,15 @@ declare -A cs_median
     done
     m=$(echo "$all" | median)
     echo "$name unhinted: median ours $m s, ratio to $sum s: $(ratio "$m" "$sum")"
+  done
+  for args in "" "--disable-veracrypt"; do
+    all=""
+    for r in $(seq "$rounds"); do
+      v=$(secs "$java" -jar "$jar" test --type tcrypt $args "$img/tc_5-sha512-xts-aes")
+      all="$all $v"
+      echo "tc_5-sha512-xts-aes unhinted ${args:+$args }: round $r: ours $v s"
+    done
+    echo "tc_5-sha512-xts-aes unhinted ${args:+$args }: median ours $(echo "$all" | median) s"
   done
   echo "## (c) payload read, $mib MiB, one thread (round 0 of each JVM is a warm-up, not shown)"
   "$java" --add-modules jdk.incubator.vector -cp "$jar:$tests" org.vectorjce.volumes.tcrypt.TcryptPayloadBench "$mib" "$rounds" 2>&1 \

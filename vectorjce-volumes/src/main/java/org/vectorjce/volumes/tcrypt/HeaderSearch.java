@@ -3,7 +3,6 @@ package org.vectorjce.volumes.tcrypt;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.kdf.Argon2;
+import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
 
 /**
@@ -29,15 +29,21 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * section 5.2), not one row: a chain is tried as soon as the blocks holding the key bytes it
  * reads are there, and an AES-only XTS chain reads 64 of the 192 bytes a row can give (one
  * SHA-512 block, two SHA-256 blocks), and a hinted open spreads its row's blocks over the cores.
- * Blocks are queued by the work it takes to have a row's key up to them (block index × the row's
- * cost per block), so TrueCrypt's 1000-iteration rows are all tried before VeraCrypt's first
- * 500,000-iteration block, then by the table's row order; Argon2id (one indivisible derivation,
- * hundreds of MiB) runs last. A row's first blocks are those of the table's first chain given
- * (XTS with one cipher, the usual volume: 64 bytes); the rest, which only cascades read, are queued
- * when those have been tried and opened nothing, not on speculation: a block derived beside the
- * first ones slows them (on two cores it takes the core the JIT compiler needs in a fresh JVM;
- * measured 0.6 s against 1.0 s for a hinted SHA-512 open of an AES volume), while the trials of
- * the other rows keep the cores busy when there are several.
+ * The first blocks of VeraCrypt's default PRF (SHA-512) and of SHA-256 (normal volumes' counts)
+ * are queued before everything else; then blocks by the work it takes to have a row's key up to
+ * them (block index × the row's cost per block), so TrueCrypt's 1000-iteration rows come before
+ * VeraCrypt's other 500,000-iteration blocks, ties by the table's row order; Argon2id (one
+ * indivisible derivation, hundreds of MiB) runs last. Run first, TrueCrypt's rows would take
+ * about 0.3 s of both cores from an unhinted VeraCrypt open in a fresh JVM (five hashes and some
+ * thirty chains run cold, and their JIT compilation takes the cores); after those three VeraCrypt
+ * blocks, an unhinted TrueCrypt open waits for them instead
+ * ({@code bench/results/2026-12-01-1430-tcrypt-search-notes.md}).
+ * Chains are tried in the table's order, AES-XTS first. A row's first blocks are those of the
+ * table's first chain given (XTS with one cipher, the usual volume: 64 bytes); the rest, which
+ * only cascades read, are queued when those have been tried and opened nothing, not on
+ * speculation: a block derived beside the first ones slows them (on two cores it takes the core
+ * the JIT compiler needs in a fresh JVM; measured 0.6 s against 1.0 s for a hinted SHA-512 open
+ * of an AES volume), while the trials of the other rows keep the cores busy when there are several.
  */
 final class HeaderSearch {
     /** What opened: the row, the chain and the decrypted header. */
@@ -62,7 +68,7 @@ final class HeaderSearch {
     private final class Row {
         final Kdf kdf;
         final int pim;
-        final List<Chain> chains;  // by bytes needed, ascending
+        final List<Chain> chains;  // in the table's order
         final boolean[] tried;
         final int blockLen;
         final byte[][] blocks;
@@ -153,11 +159,9 @@ final class HeaderSearch {
     static Match search(byte[] sector, byte[] password, List<Kdf> kdfs, int pim, List<Chain> chains,
             boolean veracryptModes, int threads) throws VolumeException, InterruptedException {
         HeaderSearch s = new HeaderSearch(sector, password, veracryptModes);
-        List<Chain> sorted = new ArrayList<>(chains);
-        sorted.sort(Comparator.comparingInt(Chain::keyBytesNeeded)); // stable: table order within a size
         List<Row> rows = new ArrayList<>();
         for (Kdf k : kdfs) {
-            Row r = s.new Row(k, pim, sorted, chains.get(0).keyBytesNeeded());
+            Row r = s.new Row(k, pim, chains, chains.get(0).keyBytesNeeded());
             if (r.blocks.length > 0) {
                 rows.add(r);
             }
@@ -185,17 +189,19 @@ final class HeaderSearch {
             final Row row;
             final int block, rowIndex;
             final double order;
+            final boolean early;
 
             Task(int rowIndex, int block) {
                 this.row = rows.get(rowIndex);
                 this.rowIndex = rowIndex;
                 this.block = block;
                 this.order = row.kdf.argon2() ? Double.MAX_VALUE : (block + 1) * cost(row.kdf, pim);
+                this.early = block < row.first && common(row.kdf);
             }
 
             @Override
             public int compareTo(Task o) {
-                int c = Double.compare(order, o.order);
+                int c = early != o.early ? (early ? -1 : 1) : Double.compare(order, o.order);
                 return c != 0 ? c : rowIndex != o.rowIndex ? Integer.compare(rowIndex, o.rowIndex)
                         : Integer.compare(block, o.block);
             }
@@ -227,11 +233,15 @@ final class HeaderSearch {
         }
         try {
             left.set(firstTasks);
+            // in order: the pool's first n tasks go to its new threads, not through the queue
+            List<Task> tasks = new ArrayList<>();
             for (int i = 0; i < rows.size(); i++) {
                 for (int b = 0; b < rows.get(i).first; b++) {
-                    pool.execute(new Task(i, b));
+                    tasks.add(new Task(i, b));
                 }
             }
+            tasks.sort(null);
+            tasks.forEach(pool::execute);
             Match m = s.result.get();
             if (m == null && s.failure.get() != null) {
                 throw new VolumeException("No header opened with the KDF rows that could be tried; "
@@ -266,6 +276,11 @@ final class HeaderSearch {
             default -> 2;
         };
         return k.iterations(pim) * f;
+    }
+
+    /** VeraCrypt's default PRF (SHA-512) and the next most common (SHA-256), normal volumes' counts. */
+    private static boolean common(Kdf k) {
+        return k.veracrypt() && !k.boot() && (k.hash() == HashAlgorithm.SHA512 || k.hash() == HashAlgorithm.SHA256);
     }
 
     private byte[] derive(Row row, int block) throws VolumeException {
