@@ -185,7 +185,7 @@ final class Luks2Layout implements Layout {
      * other processors idle after the KDF), so that the digest check after them runs mostly on
      * compiled code. One call, not a loop until the check starts: measured here, a first
      * PBKDF2-SHA256 of 346,000 iterations took 170-210 ms in a fresh JVM, 130 ms when it started
-     * 50 ms after such a call, and up to 300 ms with calls repeated beside it (it then ran C1's code).
+     * 50 ms after such a call, and up to 300 ms with such calls repeated beside it.
      */
     private void warmUpDigest(int keyBytes) {
         if (digest == null) {
