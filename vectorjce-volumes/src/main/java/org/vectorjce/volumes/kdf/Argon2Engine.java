@@ -261,8 +261,12 @@ final class Argon2Engine {
     private void fill(int threads, byte[] h0, boolean warmUp) {
         if (warmUp && kernel != null) {
             Thread w = new Thread(() -> {
-                if (warmUp(kernel)) {
-                    live = kernel;
+                try {
+                    if (warmUp(kernel)) {
+                        live = kernel;
+                    }
+                } catch (RuntimeException | Error e) {
+                    // no switch: the lanes finish on the scalar compression (nothing printed)
                 }
             }, "vectorjce-argon2-warm-up");
             w.setDaemon(true);
