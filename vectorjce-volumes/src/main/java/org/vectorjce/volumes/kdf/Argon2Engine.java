@@ -40,13 +40,16 @@ final class Argon2Engine {
     private static final Argon2Kernel VECTOR = loadVector();
     /**
      * Work (memory KiB x passes) from which derive uses the vector compression: 1 GiB-pass. Below,
-     * its warm-up (0.3-0.5 s in a fresh JVM on two cores) costs more than it saves (about 0.1 s a
-     * GiB-pass on two cores).
+     * its warm-up (about 0.5 s in a fresh JVM on two cores before the lanes switch to it, the JIT's
+     * compiles competing with them) costs more than it saves (about 0.1 s a GiB-pass on two cores).
      */
     static final long VECTOR_MIN_WORK = 1L << 20;
-    private static final int WARM_BATCH = 256;
+    /** Calls of each inner method a warm-up round, beside one real compression (see {@link #warmUp}). */
+    private static final int WARM_CALLS = 512;
+    /** A real compression under this many ns: compiled (C2 about 0.2 us; uncompiled, tens of us). */
     private static final int WARM_NANOS = 1000;
-    private static final int WARM_MAX_BATCHES = 400;
+    /** Rounds (a millisecond or more each) after which the warm-up gives up; the lanes stay scalar. */
+    private static final int WARM_MAX_ROUNDS = 5000;
 
     private final int type;
     private final int passes;
@@ -55,6 +58,13 @@ final class Argon2Engine {
     private final int segmentLength;
     /** The vector compression this derivation uses, or null for the scalar one. */
     private final Argon2Kernel kernel;
+    /**
+     * The compression the lanes run at their next block: {@code kernel}, or null (scalar) until the
+     * warm-up has seen {@code kernel} compiled.
+     */
+    private volatile Argon2Kernel live;
+    /** Set when the passes are over: a warm-up still running stops. */
+    private volatile boolean finished;
     /**
      * One array per segment of each lane ({@code memory[lane][slice]}), allocated (and so zeroed
      * and first touched) by the thread that fills that segment in the first pass.
@@ -243,56 +253,57 @@ final class Argon2Engine {
     }
 
     /**
-     * Runs the passes. With {@code warmUp} and more than one thread, the vector compression warms up
-     * on the caller's thread while the others start every lane and fill the first segments (the
-     * first pass's first slice, which refers to its own lane only) with the scalar compression.
+     * Runs the passes. With {@code warmUp}, the lanes start on the scalar compression and a daemon
+     * thread of its own warms up the vector one beside them; each lane switches to it at its next
+     * block once the warm-up has seen it compiled (the two compute the same G, so the tag is the
+     * same wherever the switch falls).
      */
     private void fill(int threads, byte[] h0, boolean warmUp) {
-        Runnable[] first = new Runnable[lanes];
-        for (int lane = 0; lane < lanes; lane++) {
-            final int l = lane;
-            first[lane] = () -> {
-                startLane(l, h0);
-                if (warmUp && threads > 1) {
-                    segment(null, 0, l, 0);
+        if (warmUp && kernel != null) {
+            Thread w = new Thread(() -> {
+                try {
+                    if (warmUp(kernel)) {
+                        live = kernel;
+                    }
+                } catch (RuntimeException | Error e) {
+                    // no switch: the lanes finish on the scalar compression (nothing printed)
                 }
-            };
-        }
-        if (warmUp && threads > 1) {
-            int others = threads - 1;
-            Runnable[] start = new Runnable[threads];
-            start[0] = () -> warmUp(kernel);
-            for (int w = 0; w < others; w++) {
-                final int k = w;
-                start[w + 1] = () -> runEvery(first, k, others);
-            }
-            runAll(threads, start);
+            }, "vectorjce-argon2-warm-up");
+            w.setDaemon(true);
+            w.start();
         } else {
-            if (warmUp) {
-                warmUp(kernel);
+            live = kernel;
+        }
+        try {
+            Runnable[] first = new Runnable[lanes];
+            for (int lane = 0; lane < lanes; lane++) {
+                final int l = lane;
+                first[lane] = () -> {
+                    startLane(l, h0);
+                    segment(0, l, 0);
+                };
             }
             runAll(threads, first);
-        }
-        Runnable[] segments = new Runnable[lanes];
-        for (int pass = 0; pass < passes; pass++) {
-            for (int slice = 0; slice < SYNC_POINTS; slice++) {
-                if (pass == 0 && slice == 0 && warmUp && threads > 1) {
-                    continue; // filled above
+            Runnable[] segments = new Runnable[lanes];
+            for (int pass = 0; pass < passes; pass++) {
+                for (int slice = pass == 0 ? 1 : 0; slice < SYNC_POINTS; slice++) {
+                    for (int lane = 0; lane < lanes; lane++) {
+                        final int p = pass, l = lane, sl = slice;
+                        segments[lane] = () -> segment(p, l, sl);
+                    }
+                    runAll(threads, segments);
                 }
-                for (int lane = 0; lane < lanes; lane++) {
-                    final int p = pass, l = lane, sl = slice;
-                    segments[lane] = () -> segment(kernel, p, l, sl);
-                }
-                runAll(threads, segments);
             }
+        } finally {
+            finished = true;
         }
     }
 
-    /** One segment on compression {@code k} (null: scalar), its work blocks zeroed after. */
-    private void segment(Argon2Kernel k, int pass, int lane, int slice) {
+    /** One segment, its work blocks zeroed after. */
+    private void segment(int pass, int lane, int slice) {
         long[][] s = scratch();
         try {
-            fillSegment(k, pass, lane, slice, s);
+            fillSegment(pass, lane, slice, s);
         } finally {
             for (long[] b : s) {
                 Arrays.fill(b, 0);
@@ -387,28 +398,45 @@ final class Argon2Engine {
     }
 
     /**
-     * Runs the vector compression on a work block (no secrets) until C2 has compiled it: until a
-     * batch of {@value #WARM_BATCH} calls takes under {@value #WARM_NANOS} ns a call (compiled, it
-     * takes about 0.2 us; before that, tens of us, each vector a heap object), or at most
-     * {@value #WARM_MAX_BATCHES} batches. Uncompiled vector code in the lanes would fill the young
-     * generation with those objects and slow the first passes several times over.
+     * Runs the vector compression on work blocks (no secrets) until C2 has compiled it, and says
+     * whether it did. Each round, a millisecond apart, makes {@value #WARM_CALLS} calls of each of
+     * its inner methods that return at once ({@link Argon2Kernel#countCalls}: the JIT's thresholds
+     * count calls, some thousands) and one real compression, timed: the JIT profiles the real calls,
+     * and C2 has compiled the whole when one takes under {@value #WARM_NANOS} ns (compiled, about
+     * 0.2 us; before, tens of us, each vector a heap object). Between rounds it sleeps, leaving the
+     * processors to the lanes and the compiler. It gives up after {@value #WARM_MAX_ROUNDS} rounds or
+     * when the passes are over (the lanes then never leave the scalar compression).
      */
-    private static void warmUp(Argon2Kernel k) {
+    private boolean warmUp(Argon2Kernel k) {
         long[] w = new long[3 * WORDS];
         long[] r = new long[WORDS];
-        for (int batch = 0; batch < WARM_MAX_BATCHES; batch++) {
+        for (int round = 0; round < WARM_MAX_ROUNDS && !finished; round++) {
+            k.countCalls(WARM_CALLS);
             long t0 = System.nanoTime();
-            for (int i = 0; i < WARM_BATCH; i++) {
-                compress(k, w, 0, w, WORDS, w, 2 * WORDS, (i & 1) == 0, r);
+            // through the lanes' call site, so that its profile has seen both compressions
+            compress(k, w, 0, w, WORDS, w, 2 * WORDS, (round & 1) == 0, r);
+            long t = System.nanoTime() - t0;
+            if (t < WARM_NANOS) {
+                return true;
             }
-            if (System.nanoTime() - t0 < (long) WARM_BATCH * WARM_NANOS) {
-                return;
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                return false;
             }
         }
+        return false;
     }
 
-    /** RFC 9106 section 3.4, one segment of one lane. */
-    private void fillSegment(Argon2Kernel kernel, int pass, int lane, int slice, long[][] s) {
+    /**
+     * RFC 9106 section 3.4, one segment of one lane: what depends on the pass and slice is worked
+     * out here, once a segment, and the blocks are filled by {@link #fillIndependent} or
+     * {@link #fillDependent}, whose loops branch on nothing that changes from one segment to the
+     * next. C2 compiles those loops while the first slice runs and drops the compiled code at the
+     * first branch it never saw taken; with the pass and slice out of them, that no longer happens
+     * at each new kind of segment (the second slice, the first data-dependent one, the second pass).
+     */
+    private void fillSegment(int pass, int lane, int slice, long[][] s) {
         long[] r = s[0];
         long[] address = s[1];
         long[] input = s[2];
@@ -424,69 +452,89 @@ final class Argon2Engine {
             input[4] = passes;
             input[5] = type;
         }
-        int start = 0;
-        if (pass == 0 && slice == 0) {
-            start = 2;
-            if (independent) {
-                nextAddresses(kernel, address, input, zero, r);
-            }
+        boolean first = pass == 0 && slice == 0;
+        int start = first ? 2 : 0;
+        if (first && independent) {
+            nextAddresses(live, address, input, zero, r);
         }
         long[][] lm = memory[lane];
         if (lm[slice] == null) {
             lm[slice] = new long[segmentLength * WORDS]; // the first pass, on the thread that fills it
         }
         long[] m = lm[slice];
-        long[] before = lm[(slice + SYNC_POINTS - 1) % SYNC_POINTS];
-        for (int i = start; i < segmentLength; i++) {
-            // the previous block: the segment's own, or the last of the one before (of the lane's end)
-            long[] pm = i == 0 ? before : m;
-            int prev = i == 0 ? (segmentLength - 1) * WORDS : (i - 1) * WORDS;
-            long pseudo;
-            if (independent) {
-                if (i % ADDRESSES_IN_BLOCK == 0) {
-                    nextAddresses(kernel, address, input, zero, r);
-                }
-                pseudo = address[i % ADDRESSES_IN_BLOCK];
-            } else {
-                pseudo = pm[prev];
-            }
-            int refLane = (int) ((pseudo >>> 32) % lanes);
-            if (pass == 0 && slice == 0) {
-                refLane = lane;
-            }
-            int refIndex = indexAlpha(pass, slice, i, pseudo & 0xFFFFFFFFL, refLane == lane);
-            int refSegment = refIndex / segmentLength;
-            compress(kernel, pm, prev, memory[refLane][refSegment], (refIndex - refSegment * segmentLength) * WORDS, m,
-                    i * WORDS, pass != 0, r);
+        // the previous block: the segment's own, or at block 0 the last of the one before (of the lane's end)
+        long[] pm = start == 0 ? lm[(slice + SYNC_POINTS - 1) % SYNC_POINTS] : m;
+        int prev = start == 0 ? (segmentLength - 1) * WORDS : (start - 1) * WORDS;
+        // section 3.4.1.2: the reference area starts at base (minus one block at index 0 for another
+        // lane) and the reference index is counted from startPosition; in the first slice of the
+        // first pass the reference lane is the lane itself
+        Segment g = new Segment(lane, pass == 0 ? (long) slice * segmentLength : laneLength - segmentLength,
+                pass != 0 && slice != SYNC_POINTS - 1 ? (long) (slice + 1) * segmentLength : 0, first ? -1 : 0,
+                pass != 0, r);
+        if (independent) {
+            fillIndependent(g, m, start, pm, prev, start == 0 ? -1 : 0, address, input, zero);
+        } else {
+            fillDependent(g, m, start, pm, prev, start == 0 ? -1 : 0);
         }
+    }
+
+    /** What {@link #block} needs of its segment. {@code ownLane}: -1 when the reference lane is the lane itself. */
+    private record Segment(int lane, long base, long startPosition, int ownLane, boolean xor, long[] r) {
+    }
+
+    /**
+     * Blocks {@code start..} of a data-independent segment (Argon2i; Argon2id's first half pass):
+     * J1 and J2 from the address blocks. {@code adjust} is -1 while the block is the segment's first
+     * (index 0), else 0.
+     */
+    private void fillIndependent(Segment g, long[] m, int start, long[] pm, int prev, int adjust, long[] address,
+            long[] input, long[] zero) {
+        for (int i = start; i < segmentLength; i++) {
+            Argon2Kernel k = live;
+            if (i % ADDRESSES_IN_BLOCK == 0) {
+                nextAddresses(k, address, input, zero, g.r());
+            }
+            block(k, g, m, i, pm, prev, address[i % ADDRESSES_IN_BLOCK], adjust);
+            pm = m;
+            prev = i * WORDS;
+            adjust = 0;
+        }
+    }
+
+    /** As {@link #fillIndependent}, data-dependent: J1 and J2 from the previous block's first word. */
+    private void fillDependent(Segment g, long[] m, int start, long[] pm, int prev, int adjust) {
+        for (int i = start; i < segmentLength; i++) {
+            block(live, g, m, i, pm, prev, pm[prev], adjust);
+            pm = m;
+            prev = i * WORDS;
+            adjust = 0;
+        }
+    }
+
+    /**
+     * Block {@code i} of the segment {@code m} from the previous block and the reference block that
+     * {@code pseudo} (J1 low, J2 high) picks (section 3.4.1.2), without branches: the lane-dependent
+     * terms by masks.
+     */
+    private void block(Argon2Kernel k, Segment g, long[] m, int i, long[] pm, int prev, long pseudo, int adjust) {
+        int lane = g.lane();
+        int refLane = (int) ((pseudo >>> 32) % lanes);
+        refLane += (lane - refLane) & g.ownLane();
+        int same = ((refLane ^ lane) - 1) >> 31; // -1 when refLane == lane (lanes < 2^24), else 0
+        long area = g.base() + (((i - 1) & same) | (adjust & ~same));
+        long j1 = pseudo & 0xFFFFFFFFL;
+        long x = (j1 * j1) >>> 32;
+        long relative = area - 1 - ((area * x) >>> 32);
+        int refIndex = (int) ((g.startPosition() + relative) % laneLength);
+        int refSegment = refIndex / segmentLength;
+        compress(k, pm, prev, memory[refLane][refSegment], (refIndex - refSegment * segmentLength) * WORDS, m,
+                i * WORDS, g.xor(), g.r());
     }
 
     private static void nextAddresses(Argon2Kernel k, long[] address, long[] input, long[] zero, long[] r) {
         input[6]++;
         compress(k, zero, 0, input, 0, address, 0, false, r);
         compress(k, zero, 0, address, 0, address, 0, false, r);
-    }
-
-    /** The reference block's index in its lane (RFC 9106 section 3.4.1.2). */
-    private int indexAlpha(int pass, int slice, int index, long j1, boolean sameLane) {
-        long area;
-        if (pass == 0) {
-            if (slice == 0) {
-                area = index - 1;
-            } else if (sameLane) {
-                area = (long) slice * segmentLength + index - 1;
-            } else {
-                area = (long) slice * segmentLength + (index == 0 ? -1 : 0);
-            }
-        } else if (sameLane) {
-            area = laneLength - segmentLength + index - 1;
-        } else {
-            area = laneLength - segmentLength + (index == 0 ? -1 : 0);
-        }
-        long x = (j1 * j1) >>> 32;
-        long relative = area - 1 - ((area * x) >>> 32);
-        long startPosition = (pass != 0 && slice != SYNC_POINTS - 1) ? (long) (slice + 1) * segmentLength : 0;
-        return (int) ((startPosition + relative) % laneLength);
     }
 
     /**

@@ -15,4 +15,11 @@ interface Argon2Kernel {
      * block may be {@code ref} itself; {@code r} is a 128-word work block the caller wipes.
      */
     void compress(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor, long[] r);
+
+    /**
+     * Calls each of the methods {@link #compress} is made of {@code n} times with arguments that make
+     * them return at once: the JIT compiles a method after some thousands of calls, which the warm-up
+     * reaches this way without as many runs of the uncompiled code.
+     */
+    void countCalls(int n);
 }

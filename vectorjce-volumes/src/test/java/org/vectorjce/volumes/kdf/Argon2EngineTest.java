@@ -35,7 +35,8 @@ class Argon2EngineTest {
             String name = kernel == null ? "scalar" : kernel.name();
             Argon2Engine.derive(Argon2Engine.ARGON2_I, p, s, k, x, 3, 32, 4, tag, 4, kernel, false);
             assertEquals("c814d9d1dc7f37aa13f0d77f2494bda1c8de6b016dd388d29952a4c4672b6ce8", HEX.formatHex(tag), name);
-            // with the warm-up derive runs before a vector compression from VECTOR_MIN_WORK
+            // with the warm-up (derive's choice from VECTOR_MIN_WORK): the lanes start on the scalar
+            // compression and switch once the warm-up thread has seen this one compiled
             Argon2Engine.derive(Argon2Engine.ARGON2_ID, p, s, k, x, 3, 32, 4, tag, 2, kernel, true);
             assertEquals("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659", HEX.formatHex(tag), name);
             Argon2Engine.derive(Argon2Engine.ARGON2_D, p, s, k, x, 3, 32, 4, tag, 1, kernel, false);
@@ -43,6 +44,33 @@ class Argon2EngineTest {
         }
         Argon2Engine.derive(Argon2Engine.ARGON2_ID, p, s, k, x, 3, 32, 4, tag, 2);
         assertEquals("0d640df58d78766c08c037a34a8b53c9d01ef0452d75b65eb52520e96b01e659", HEX.formatHex(tag), "auto");
+    }
+
+    /**
+     * The lanes switching from the scalar to the vector compression in the middle of a segment, as
+     * the warm-up makes them in a fresh JVM: with the vector code compiled first, the warm-up finds
+     * it fast at once and the lanes switch within the first slice (1,024 blocks a lane here), at a
+     * block the scheduler picks. The tag must still be Bouncy Castle's, for Argon2id (data-independent
+     * half pass, then data-dependent) and Argon2i.
+     */
+    @Test
+    void switchToTheVectorCompressionMidSegment() {
+        Argon2Kernel v = Argon2Engine.vectorKernel();
+        Assumptions.assumeTrue(v != null, "no vector compression in this JVM (" + Argon2Engine.kernel() + ")");
+        long[] w = new long[3 * 128], r = new long[128];
+        for (int i = 0; i < 20_000; i++) {
+            v.compress(w, 0, w, 128, w, 256, (i & 1) == 0, r);
+        }
+        byte[] pw = filled(27, 0x61), salt = filled(32, 0);
+        for (int type : new int[] {Argon2Engine.ARGON2_ID, Argon2Engine.ARGON2_I}) {
+            Argon2BytesGenerator g = new Argon2BytesGenerator();
+            g.init(new Argon2Parameters.Builder(type).withVersion(Argon2Parameters.ARGON2_VERSION_13)
+                    .withIterations(2).withMemoryAsKB(8192).withParallelism(2).withSalt(salt).build());
+            byte[] expected = new byte[32], actual = new byte[32];
+            g.generateBytes(pw, expected);
+            Argon2Engine.derive(type, pw, salt, new byte[0], new byte[0], 2, 8192, 2, actual, 2, v, true);
+            assertArrayEquals(expected, actual, "type " + type);
+        }
     }
 
     /** The scalar compression (null) and the vector one where this JVM has it. */
