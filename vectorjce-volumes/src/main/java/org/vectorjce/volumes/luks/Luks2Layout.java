@@ -178,12 +178,14 @@ final class Luks2Layout implements Layout {
 
     /** Iterations of {@link #warmUpDigest}: one call, long enough for C2 to compile its loop. */
     private static final int DIGEST_WARM_UP_ITERATIONS = 20_000;
+    /** The digest hashes {@link #warmUpDigest} has run for in this JVM. */
+    private static final java.util.Set<HashAlgorithm> DIGEST_WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
-     * Runs PBKDF2 once with the digest's hash, salt length and output length on a throw-away key, on
-     * a daemon thread, while the caller decrypts and AF-merges the key slot's area (one thread; the
-     * other processors idle after the KDF), so that the digest check after them runs mostly on
-     * compiled code. One call, not a loop until the check starts: measured here, a first
+     * Runs PBKDF2 once (the first time a JVM opens a key slot whose digest uses this hash) with the
+     * digest's hash, salt length and output length on a throw-away key, on a daemon thread, while
+     * the caller decrypts and AF-merges the key slot's area (one thread; the other processors idle
+     * after the KDF), so that the digest check after them runs mostly on compiled code. One call, not a loop until the check starts: measured here, a first
      * PBKDF2-SHA256 of 346,000 iterations took 170-210 ms in a fresh JVM, 130 ms when it started
      * 50 ms after such a call, and up to 300 ms with such calls repeated beside it.
      */
@@ -196,6 +198,9 @@ final class Luks2Layout implements Layout {
             h = HashAlgorithm.forLuksName(digest.hash());
         } catch (UnsupportedVolumeException e) {
             return; // isVolumeKey reports it
+        }
+        if (!DIGEST_WARMED.add(h)) {
+            return; // once a JVM and hash: later checks find its PBKDF2 loop compiled
         }
         int saltBytes = digest.salt().length, length = digest.digest().length;
         Thread t = new Thread(() -> Pbkdf2.derive(h, new byte[keyBytes], new byte[saltBytes],
