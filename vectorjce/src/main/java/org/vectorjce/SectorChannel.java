@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
+import org.vectorjce.internal.jca.RawKey;
 
 /**
  * The plaintext of an encrypted disk image, read and written at any position and length: what
@@ -63,7 +64,7 @@ public final class SectorChannel implements SeekableByteChannel {
         this.sectorSize = sectorSize;
         this.firstSector = firstSector;
         this.ivLargeSectors = ivLargeSectors;
-        this.key = new RawKey(algorithm, key);
+        this.key = new RawKey(algorithm, key.clone());
         VectorJceProvider p = new VectorJceProvider();
         this.enc = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", p);
         this.dec = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", p);
@@ -341,7 +342,7 @@ public final class SectorChannel implements SeekableByteChannel {
         try {
             // Re-keying with a key of the same size overwrites the schedules in place; decryption
             // accepts the all-zero key even for XTS (equal halves).
-            RawKey zero = new RawKey(algorithm, new byte[key.bytes.length]);
+            RawKey zero = new RawKey(algorithm, new byte[key.length()]);
             enc.init(Cipher.DECRYPT_MODE, zero, spec(0));
             dec.init(Cipher.DECRYPT_MODE, zero, spec(0));
         } catch (GeneralSecurityException e) {
@@ -351,26 +352,6 @@ public final class SectorChannel implements SeekableByteChannel {
             Arrays.fill(work, (byte) 0);
             image.close();
         }
-    }
-
-    /** A RAW key whose bytes this channel can wipe (a SecretKeySpec cannot be destroyed). */
-    private static final class RawKey implements SecretKey {
-        private static final long serialVersionUID = 1L;
-        private final String algorithm;
-        private final byte[] bytes;
-        private boolean destroyed;
-
-        RawKey(String algorithm, byte[] bytes) {
-            this.algorithm = algorithm;
-            this.bytes = bytes.clone();
-        }
-
-        @Override public String getAlgorithm() { return algorithm; }
-        @Override public String getFormat() { return "RAW"; }
-        @Override public byte[] getEncoded() { return bytes.clone(); }
-        @Override public void destroy() { Arrays.fill(bytes, (byte) 0); destroyed = true; }
-        @Override public boolean isDestroyed() { return destroyed; }
-        @Override public String toString() { return "SectorChannel key [" + algorithm + ", " + bytes.length * 8 + " bits]"; }
     }
 
     @Override

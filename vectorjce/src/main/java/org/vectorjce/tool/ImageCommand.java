@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.Cipher;
-import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.internal.jca.RawKey;
 
 /**
  * {@code image encrypt|decrypt}: a whole raw disk image into a new file, sector by sector as Linux
@@ -153,11 +153,12 @@ final class ImageCommand {
             throw new UsageError("INPUT is " + size + " bytes: not a whole number of " + sectorSize + "-byte sectors");
         }
         byte[] key = readKey(keyFile, keyBits);
+        RawKey k = new RawKey(alg, key); // wiped with key in the finally below
+        Cipher c = null;
         try {
-            Cipher c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", new VectorJceProvider());
+            c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", new VectorJceProvider());
             int opmode = verb.equals("encrypt") ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
             long first = skip * 512 / sectorSize;
-            SecretKeySpec k = new SecretKeySpec(key, alg);
             try {
                 c.init(opmode, k, new SectorParameterSpec(parts[2].toLowerCase(Locale.ROOT), first, sectorSize, large));
             } catch (GeneralSecurityException e) {
@@ -183,7 +184,8 @@ final class ImageCommand {
         } catch (GeneralSecurityException e) {
             throw new IOException(e);
         } finally {
-            Arrays.fill(key, (byte) 0);
+            wipe(c, alg, key.length, parts[2].toLowerCase(Locale.ROOT), sectorSize, large);
+            k.destroy();
         }
         out.printf("%sed %d bytes (%d sectors of %d bytes) with %s into %s%n", verb, size, size / sectorSize,
                 sectorSize, cipherSpec, output);
@@ -200,15 +202,45 @@ final class ImageCommand {
      * first sector and write it at the same offset. The first failure stops the others and is
      * thrown. A progress line on a terminal, drawn by the calling thread.
      */
-    private static void copy(int threads, String transformation, SecretKeySpec k, int opmode, String gen, long first,
+    private static void copy(int threads, String transformation, RawKey k, int opmode, String gen, long first,
             int sectorSize, boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
             throws IOException, GeneralSecurityException {
         int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
         Cipher[] ciphers = new Cipher[n];
-        for (int i = 0; i < n; i++) {
-            ciphers[i] = Cipher.getInstance(transformation, new VectorJceProvider());
-            ciphers[i].init(opmode, k, new SectorParameterSpec(gen, first, sectorSize, large));
+        try {
+            for (int i = 0; i < n; i++) {
+                ciphers[i] = Cipher.getInstance(transformation, new VectorJceProvider());
+                ciphers[i].init(opmode, k, new SectorParameterSpec(gen, first, sectorSize, large));
+            }
+            run(ciphers, k, opmode, gen, first, sectorSize, large, src, dst, size, err);
+        } finally {
+            for (Cipher c : ciphers) {
+                wipe(c, k.getAlgorithm(), k.length(), gen, sectorSize, large);
+            }
         }
+    }
+
+    /**
+     * Re-keys {@code c} with an all-zero key of the same length, which overwrites its key schedule
+     * in place (decryption accepts the all-zero key even for XTS, whose halves are then equal).
+     */
+    private static void wipe(Cipher c, String alg, int keyLength, String gen, int sectorSize, boolean large) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.init(Cipher.DECRYPT_MODE, new RawKey(alg, new byte[keyLength]),
+                    new SectorParameterSpec(gen, 0, sectorSize, large));
+        } catch (GeneralSecurityException | RuntimeException e) {
+            // the schedule goes with the cipher
+        }
+    }
+
+    /** {@link #copy}'s workers over {@code ciphers}, one each. */
+    private static void run(Cipher[] ciphers, RawKey k, int opmode, String gen, long first, int sectorSize,
+            boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
+            throws IOException, GeneralSecurityException {
+        int n = ciphers.length;
         Progress progress = Progress.forTerminal(err, size);
         AtomicLong next = new AtomicLong(), done = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();

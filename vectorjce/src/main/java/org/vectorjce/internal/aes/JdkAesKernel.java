@@ -1,5 +1,6 @@
 package org.vectorjce.internal.aes;
 
+import org.vectorjce.internal.jca.RawKey;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.Platform;
 import java.security.GeneralSecurityException;
@@ -7,7 +8,6 @@ import java.security.Provider;
 import java.security.Security;
 import java.util.Arrays;
 import javax.crypto.Cipher;
-import javax.crypto.SecretKey;
 import javax.crypto.spec.IvParameterSpec;
 
 /**
@@ -77,7 +77,7 @@ public final class JdkAesKernel extends BlockKernel {
 
     private JdkAesKernel(byte[] keyBytes) {
         super(NAME);
-        key = new RawKey(keyBytes.clone());
+        key = new RawKey("AES", keyBytes.clone());
     }
 
     /**
@@ -320,36 +320,9 @@ public final class JdkAesKernel extends BlockKernel {
     /** Re-keys a SunJCE cipher with zeros so its copy of the expanded key is overwritten. */
     private static void wipe(Cipher c) {
         try {
-            c.init(Cipher.ENCRYPT_MODE, new RawKey(new byte[16]));
+            c.init(Cipher.ENCRYPT_MODE, new RawKey("AES", new byte[16]));
         } catch (GeneralSecurityException | RuntimeException e) {
             // Nothing more can be done; the cipher is dropped with this kernel.
         }
-    }
-
-    /** A RAW AES key whose bytes this kernel can wipe (SecretKeySpec cannot be destroyed). */
-    private static final class RawKey implements SecretKey {
-        private static final long serialVersionUID = 1L;
-        private final byte[] bytes;
-        private boolean destroyed;
-
-        RawKey(byte[] bytes) {
-            this.bytes = bytes;
-        }
-
-        /** Overwrites the bytes with a key of the same length; false (unchanged) otherwise. */
-        boolean replace(byte[] k) {
-            if (destroyed || k.length != bytes.length) {
-                return false;
-            }
-            System.arraycopy(k, 0, bytes, 0, k.length);
-            return true;
-        }
-
-        @Override public String getAlgorithm() { return "AES"; }
-        @Override public String getFormat() { return "RAW"; }
-        @Override public byte[] getEncoded() { return bytes.clone(); }
-        @Override public void destroy() { Arrays.fill(bytes, (byte) 0); destroyed = true; }
-        @Override public boolean isDestroyed() { return destroyed; }
-        @Override public String toString() { return "RawKey[AES, " + bytes.length * 8 + " bits]"; }
     }
 }
