@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  *       call of the new code on the probe's own data.</li>
  *   <li>Once {@link Rules#consecutive} timed calls in a row were at least {@link Rules#minRatio}
  *       times as fast as the reference (or above {@link Rules#floorBytesPerSecond}, when that is
- *       positive), and the outputs are equal, {@link #switched} becomes true and the owner's
- *       callback runs.</li>
+ *       positive), and the outputs are equal, the owner's callback runs (it switches its
+ *       own flag).</li>
  *   <li>After {@link Rules#timeoutNanos} without that, or when the probe fails, the serving code
  *       stays; {@link #outcome} says why.</li>
  * </ol>
@@ -59,8 +59,6 @@ public final class WarmUpSwitch {
     private final Consumer<Runnable> starter;
     private final Runnable onSwitch;
 
-    /** Whether the new code qualified; the owner reads it (or its own flag set by the callback). */
-    public volatile boolean switched;
     private volatile State state = State.WAITING;
     /** Whether counts still go towards the gate (false once the warm-up started). */
     private volatile boolean counting = true;
@@ -167,7 +165,6 @@ public final class WarmUpSwitch {
             }
             since = Instant.now().truncatedTo(ChronoUnit.MILLIS) + " (after " + (startedAfterBytes >> 20) + " MiB and "
                     + seconds(clock.getAsLong() - startNanos) + " of warm-up; " + speeds() + ")";
-            switched = true;
             onSwitch.run();
             finish(null);
             return false;
@@ -195,7 +192,7 @@ public final class WarmUpSwitch {
                 : String.format(Locale.ROOT, "%.0f MB/s", rules.callBytes() / (nanos / 1e9) / 1e6);
     }
 
-    public static String seconds(long nanos) {
+    private static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 

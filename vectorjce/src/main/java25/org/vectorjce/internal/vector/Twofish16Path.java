@@ -172,11 +172,6 @@ public final class Twofish16Path {
         warmUp.count(n * 512);
     }
 
-    /** The warm-up thread's body. */
-    void run() {
-        warmUp.run();
-    }
-
     /** One warm-up step (see {@link WarmUpSwitch#step}); false when the warm-up is over. */
     boolean step() {
         return warmUp.step();
@@ -184,11 +179,6 @@ public final class Twofish16Path {
 
     boolean warming() {
         return warmUp.state() == WarmUpSwitch.State.WARMING;
-    }
-
-    /** Whether the warm-up has ended (switched or given up). */
-    boolean done() {
-        return warmUp.state() == WarmUpSwitch.State.DONE;
     }
 
     /** Waits up to {@code millis} for running warm-ups to end; returns whether none runs now. */
