@@ -169,7 +169,7 @@ final class ImageCommand {
                  FileChannel dst = FileChannel.open(outPath, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
                          force ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW)) {
                 created = true;
-                copy(threads, alg + "/" + mode + "/NoPadding", k, opmode, parts[2].toLowerCase(Locale.ROOT), first,
+                copy(threads, c, alg + "/" + mode + "/NoPadding", k, opmode, parts[2].toLowerCase(Locale.ROOT), first,
                         sectorSize, large, src, dst, size, err);
                 done = true;
             } catch (FileAlreadyExistsException e) {
@@ -197,25 +197,27 @@ final class ImageCommand {
 
     /**
      * The image through the cipher: {@code threads} workers (at most one per chunk), each with its
-     * own {@code transformation} instance and buffer, take the next 1 MiB chunk in turn, read it at
-     * its offset, run it through one {@code doFinal} with the {@code SectorParameterSpec} of its
-     * first sector and write it at the same offset. The first failure stops the others and is
+     * own {@code transformation} instance ({@code firstCipher}, initialised by the caller, which also
+     * wipes it; the others are made and wiped here) and buffer, take the next 1 MiB chunk in turn,
+     * read it at its offset, run it through one {@code doFinal} with the {@code SectorParameterSpec}
+     * of its first sector and write it at the same offset. The first failure stops the others and is
      * thrown. A progress line on a terminal, drawn by the calling thread.
      */
-    private static void copy(int threads, String transformation, RawKey k, int opmode, String gen, long first,
-            int sectorSize, boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
+    private static void copy(int threads, Cipher firstCipher, String transformation, RawKey k, int opmode, String gen,
+            long first, int sectorSize, boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
             throws IOException, GeneralSecurityException {
         int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
         Cipher[] ciphers = new Cipher[n];
+        ciphers[0] = firstCipher;
         try {
-            for (int i = 0; i < n; i++) {
+            for (int i = 1; i < n; i++) {
                 ciphers[i] = Cipher.getInstance(transformation, new VectorJceProvider());
                 ciphers[i].init(opmode, k, new SectorParameterSpec(gen, first, sectorSize, large));
             }
             run(ciphers, k, opmode, gen, first, sectorSize, large, src, dst, size, err);
         } finally {
-            for (Cipher c : ciphers) {
-                wipe(c, k.getAlgorithm(), k.length(), gen, sectorSize, large);
+            for (int i = 1; i < n; i++) {
+                wipe(ciphers[i], k.getAlgorithm(), k.length(), gen, sectorSize, large); // ciphers[0]: the caller's
             }
         }
     }
