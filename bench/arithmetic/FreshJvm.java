@@ -5,7 +5,6 @@ import javax.crypto.spec.SecretKeySpec;
 
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.mode.ModeArithmetics;
 
 /**
  * bench/arithmetic.sh's Java part, run as a source file in a fresh JVM with the provider jar on
@@ -41,6 +40,6 @@ public class FreshJvm {
         }
         long all = System.nanoTime() - t0;
         System.out.printf("first GiB %.3f s, all %d GiB %.3f s; per 256 MiB:%s; arithmetic at the end: %s%n",
-                firstGiB / 1e9, quarters / 4, all / 1e9, per, ModeArithmetics.describe());
+                firstGiB / 1e9, quarters / 4, all / 1e9, per, new org.vectorjce.VectorJceProvider().arithmetic());
     }
 }

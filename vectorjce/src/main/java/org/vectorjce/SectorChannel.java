@@ -57,7 +57,8 @@ public final class SectorChannel implements SeekableByteChannel {
     private boolean open = true;
 
     private SectorChannel(SeekableByteChannel image, String algorithm, String mode, String ivGenerator,
-            byte[] key, int sectorSize, long firstSector, boolean ivLargeSectors) throws GeneralSecurityException {
+            byte[] key, int sectorSize, long firstSector, boolean ivLargeSectors, VectorJceProvider p)
+            throws GeneralSecurityException {
         this.image = image;
         this.algorithm = algorithm;
         this.ivGenerator = ivGenerator;
@@ -65,7 +66,6 @@ public final class SectorChannel implements SeekableByteChannel {
         this.firstSector = firstSector;
         this.ivLargeSectors = ivLargeSectors;
         this.key = new RawKey(algorithm, key.clone());
-        VectorJceProvider p = new VectorJceProvider();
         this.enc = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", p);
         this.dec = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", p);
         // Checks the spec (generator, size, transformation) and the key once, here.
@@ -93,6 +93,27 @@ public final class SectorChannel implements SeekableByteChannel {
      */
     public static SectorChannel open(SeekableByteChannel image, String cipherSpec, SecretKey key, int sectorSize,
             long firstSector, boolean ivLargeSectors) throws IOException, GeneralSecurityException {
+        return open(image, cipherSpec, key, sectorSize, firstSector, ivLargeSectors, new VectorJceProvider());
+    }
+
+    /**
+     * {@link #open(SeekableByteChannel, String, SecretKey, int, long, boolean)} with the ciphers of
+     * {@code provider}, so its settings (kernels, the constant-time policy) apply.
+     *
+     * @param image         the encrypted image, read and written in place; {@link #close()} closes it
+     * @param cipherSpec    cryptsetup's cipher specification, e.g. {@code aes-xts-plain64}
+     * @param key           the whole key in the mode's layout, RAW-encoded
+     * @param sectorSize    512, 1024, 2048 or 4096
+     * @param firstSector   the sector number of the image's first sector, in units of {@code sectorSize}
+     * @param ivLargeSectors dm-crypt's {@code iv_large_sectors}
+     * @param provider the provider whose settings the channel's ciphers follow
+     * @return the channel, at position 0
+     * @throws IOException as the other {@code open}
+     * @throws GeneralSecurityException as the other {@code open}
+     */
+    public static SectorChannel open(SeekableByteChannel image, String cipherSpec, SecretKey key, int sectorSize,
+            long firstSector, boolean ivLargeSectors, VectorJceProvider provider)
+            throws IOException, GeneralSecurityException {
         String[] c = parse(cipherSpec);
         long size = image.size();
         if (sectorSize > 0 && size % sectorSize != 0) {
@@ -104,7 +125,7 @@ public final class SectorChannel implements SeekableByteChannel {
             throw new java.security.InvalidKeyException("The key has no encoding");
         }
         try {
-            return new SectorChannel(image, c[0], c[1], c[2], k, sectorSize, firstSector, ivLargeSectors);
+            return new SectorChannel(image, c[0], c[1], c[2], k, sectorSize, firstSector, ivLargeSectors, provider);
         } finally {
             Arrays.fill(k, (byte) 0);
         }

@@ -7,60 +7,29 @@ import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
 
 /**
- * Which kernel VectorJCE uses, for tools, tests and benchmarks.
+ * What VectorJCE can run on this JVM, for tools, tests and benchmarks, and its one explicit
+ * warm-up.
  *
- * <p>Every block-cipher implementation is a named kernel with a priority; the best available one is
- * chosen at each key set-up ({@code Cipher.init}). The system properties {@code vectorjce.kernel.aes}
- * and {@code vectorjce.kernel.twofish} force one by name; they are read at every key set-up.
+ * <p>Every block-cipher implementation is a named kernel with a priority; which kernels run here
+ * is a fact of the JVM and the CPU, decided once. Which one a key gets is its provider's setting
+ * ({@link VectorJceProvider#configure}, {@link VectorJceProvider#kernelFor}).
  */
 public final class VectorJce {
     private VectorJce() {
     }
 
     /**
-     * The system property that forces a kernel for {@code algorithm}.
+     * Runs the vector code that is slow until C2 has compiled it, on the caller's thread and on
+     * dummy data, often enough for C2 to compile it: the fused batch of {@code twofish-vec512-16way}
+     * and the vector mode arithmetic. Afterwards providers with {@code twofish16.path=auto} (the
+     * default) serve the fused batch, about 1.5× the split one. Nothing else warms anything up;
+     * a program that encrypts gigabytes may call this once at its start (about a second of one
+     * core). Starts no thread; does nothing where no vector code runs.
      *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
-     * @return the property's name, {@code vectorjce.kernel.aes} or {@code vectorjce.kernel.twofish}
+     * @return what it ran, one line
      */
-    public static String kernelProperty(String algorithm) {
-        return Kernels.propertyFor(algorithm);
-    }
-
-    /**
-     * The kernel a key of {@code algorithm} gets if set up now (honouring the forcing property).
-     *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
-     * @return the kernel's name, e.g. {@code twofish-vec512-16way}
-     * @throws IllegalArgumentException if the property names an unknown or unavailable kernel
-     */
-    public static String kernelFor(String algorithm) {
-        return Kernels.select(algorithm).name();
-    }
-
-    /**
-     * The kernel a key of {@code algorithm} gets under the constant-time policy when
-     * {@code constantTime} (the system property {@code vectorjce.constantTime=true} or a provider
-     * configured with {@code constantTime=true}).
-     *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
-     * @param constantTime whether the constant-time policy is on; {@code false} gives
-     *     {@link #kernelFor(String)}
-     * @return the kernel's name
-     * @throws IllegalArgumentException if no constant-time kernel runs here (the message says why),
-     *     or the forcing property names one that is not constant-time
-     */
-    public static String kernelFor(String algorithm, boolean constantTime) {
-        return Kernels.select(algorithm, constantTime).name();
-    }
-
-    /**
-     * Whether the system property {@code vectorjce.constantTime} turns the constant-time policy on.
-     *
-     * @return {@code true} when the property's value is {@code true}, ignoring case
-     */
-    public static boolean constantTimeByProperty() {
-        return Kernels.constantTimeByProperty();
+    public static String warmUp() {
+        return Kernels.warmUp();
     }
 
     /**

@@ -6,6 +6,9 @@ import java.util.Map;
 import org.vectorjce.internal.jca.IvParameters;
 import org.vectorjce.internal.jca.SecretKeyGenerator;
 import org.vectorjce.internal.jca.VectorJceCipher;
+import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.mode.ModeArithmetics;
 
 /**
  * The VectorJCE provider: AES and Twofish in ECB, CBC (NoPadding, PKCS5Padding), CTR, LRW and XTS.
@@ -13,6 +16,15 @@ import org.vectorjce.internal.jca.VectorJceCipher;
  * <p>Register it with {@code Security.addProvider(new VectorJceProvider())}, with a
  * {@code security.provider.N=VectorJCE} line in {@code java.security} (found by ServiceLoader), or
  * pass an instance to {@code Cipher.getInstance}. Key and IV layouts are in the README.
+ *
+ * <p><b>Configuration.</b> Every setting belongs to a provider instance: {@link #configure} gives a
+ * new instance with {@code key=value} settings (the same text a {@code java.security} line takes
+ * after the name), and every cipher made by an instance follows that instance's settings. The
+ * keys: {@code kernel.aes}, {@code kernel.twofish} (a kernel name), {@code constantTime}
+ * ({@code true|false}), {@code arithmetic} ({@code auto|vector|scalar}), {@code twofish16.path}
+ * ({@code auto|split|fused}); docs/kernels.md explains each. Their defaults come from the system
+ * properties {@code vectorjce.kernel.aes}, … ({@code vectorjce.} and the key), read once per JVM.
+ * The provider starts no thread and keeps no state across instances but what the JVM's JIT keeps.
  */
 public final class VectorJceProvider extends Provider {
     private static final long serialVersionUID = 1L;
@@ -24,22 +36,19 @@ public final class VectorJceProvider extends Provider {
 
     private static final String[] ALGORITHMS = {"AES", "Twofish"};
 
-    /** Whether this instance enforces the constant-time policy (see {@link #configure}). */
-    private final boolean constantTime;
+    /** This instance's settings. */
+    private final transient Settings settings;
 
-    /**
-     * The provider with the constant-time policy off (unless the system property
-     * {@code vectorjce.constantTime=true} turns it on); {@link #configure} gives one with it on.
-     */
+    /** The provider with the defaults: the system properties {@code vectorjce.*}, else the built-in ones. */
     public VectorJceProvider() {
-        this(false);
+        this(Settings.DEFAULTS);
     }
 
-    private VectorJceProvider(boolean constantTime) {
+    private VectorJceProvider(Settings settings) {
         super(NAME, VERSION, "VectorJCE " + VERSION
                 + ": AES and Twofish in ECB, CBC, CTR, LRW and XTS (pure Java, Vector API kernels)"
-                + (constantTime ? "; constant-time policy" : ""));
-        this.constantTime = constantTime;
+                + (settings.toString().isEmpty() ? "" : "; " + settings));
+        this.settings = settings;
         for (String alg : ALGORITHMS) {
             List<String> aliases = alg.equals("AES") ? List.of("Rijndael") : List.of();
             putService(new Service(this, "Cipher", alg, VectorJceCipher.class.getName(), aliases, Map.of(
@@ -48,7 +57,7 @@ public final class VectorJceProvider extends Provider {
                     "SupportedKeyFormats", "RAW")) {
                 @Override
                 public Object newInstance(Object constructorParameter) {
-                    return new VectorJceCipher(alg, VectorJceProvider.this);
+                    return new VectorJceCipher(alg, settings, VectorJceProvider.this);
                 }
             });
             putService(new Service(this, "KeyGenerator", alg, SecretKeyGenerator.class.getName(), aliases, null) {
@@ -67,30 +76,32 @@ public final class VectorJceProvider extends Provider {
     }
 
     /**
-     * A provider configured by {@code configArg}, as {@code java.security}'s
-     * {@code security.provider.N=VectorJCE constantTime=true} does: {@code constantTime=true} (or
-     * {@code false}) turns the constant-time policy on for ciphers from the returned instance —
-     * only kernels whose block function is constant-time, short calls padded into vector batches,
-     * never a table-lookup fallback; {@code init} fails with an {@code InvalidKeyException} naming
-     * the reason where no such kernel runs. The system property {@code vectorjce.constantTime=true}
-     * turns it on for every instance.
+     * A provider with this one's settings changed by {@code configArg}, as {@code java.security}'s
+     * {@code security.provider.N=VectorJCE constantTime=true} does. {@code configArg} is
+     * {@code key=value} pairs separated by spaces or commas, keys ignoring case:
+     * <ul>
+     *   <li>{@code constantTime=true}: the constant-time policy — only kernels whose block function
+     *       is constant-time, short calls padded into vector batches, never a table-lookup
+     *       fallback; {@code init} fails with an {@code InvalidKeyException} naming the reason
+     *       where no such kernel runs;</li>
+     *   <li>{@code kernel.aes=NAME}, {@code kernel.twofish=NAME}: every key gets that kernel
+     *       ({@code init} fails where it does not run here); empty for the best available;</li>
+     *   <li>{@code arithmetic=auto|vector|scalar}: the modes' XOR and tweak passes;</li>
+     *   <li>{@code twofish16.path=auto|split|fused}: {@code twofish-vec512-16way}'s batch.</li>
+     * </ul>
      *
-     * @param configArg {@code constantTime=true} or {@code constantTime=false} (case and spaces
-     *     ignored); {@code null} or empty for the default, the policy off
+     * @param configArg the settings; {@code null} or empty for this provider's settings unchanged
      * @return a new provider instance so configured; this one is unchanged
-     * @throws java.security.InvalidParameterException for any other argument
+     * @throws java.security.InvalidParameterException for an unknown key, a pair without {@code =}
+     *     or a bad value (the message says which)
      */
     @Override
     public Provider configure(String configArg) {
-        String a = configArg == null ? "" : configArg.trim().replace(" ", "");
-        switch (a.toLowerCase(java.util.Locale.ROOT)) {
-            case "constanttime=true":
-                return new VectorJceProvider(true);
-            case "constanttime=false", "":
-                return new VectorJceProvider(false);
-            default:
-                throw new java.security.InvalidParameterException("VectorJCE configuration '" + configArg
-                        + "': the one option is constantTime=true|false");
+        try {
+            return new VectorJceProvider(settings.apply(configArg));
+        } catch (IllegalArgumentException e) {
+            throw new java.security.InvalidParameterException("VectorJCE configuration '" + configArg + "': "
+                    + e.getMessage());
         }
     }
 
@@ -100,12 +111,55 @@ public final class VectorJceProvider extends Provider {
     }
 
     /**
-     * Whether this instance enforces the constant-time policy (from {@link #configure}).
+     * Whether this instance enforces the constant-time policy.
      *
-     * @return {@code true} for an instance configured with {@code constantTime=true}; the system
-     *     property {@code vectorjce.constantTime} is not reflected here
+     * @return {@code true} for an instance with {@code constantTime=true}
      */
     public boolean isConstantTime() {
-        return constantTime;
+        return settings.constantTime();
+    }
+
+    /**
+     * This instance's settings, every key with its value (an empty kernel name: the best available).
+     *
+     * @return key to value, in a fixed order
+     */
+    public Map<String, String> settings() {
+        return settings.asMap();
+    }
+
+    /**
+     * The kernel a key of {@code algorithm} gets from this provider now.
+     *
+     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @return the kernel's name, e.g. {@code twofish-vec512-16way}
+     * @throws IllegalArgumentException where the settings name a kernel that does not run here, or
+     *     the constant-time policy finds none (the message says why)
+     */
+    public String kernelFor(String algorithm) {
+        return Kernels.select(algorithm, settings).name();
+    }
+
+    /**
+     * The mode arithmetic this provider's XTS, LRW, CTR and CBC ciphers use, and why.
+     *
+     * @return e.g. {@code vector-512} or {@code scalar (arithmetic=scalar)}
+     */
+    public String arithmetic() {
+        return ModeArithmetics.describe(settings.arithmetic());
+    }
+
+    /**
+     * Which batch {@code twofish-vec512-16way} serves for this provider's keys.
+     *
+     * @return a line saying split or fused and why; {@code null} where that kernel does not run
+     */
+    public String twofishBatch() {
+        return Kernels.twofishBatch(settings);
+    }
+
+    /** This provider's settings, for code in this module that builds ciphers below the JCA. */
+    Settings internalSettings() {
+        return settings;
     }
 }

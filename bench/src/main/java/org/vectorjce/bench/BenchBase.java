@@ -103,8 +103,7 @@ public abstract class BenchBase {
         }
         hasIv = s.hasIv();
         opmode = s.direction().equals("ENCRYPT") ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
-        forceKernel(s);
-        cipher = Cipher.getInstance(s.transformation(), provider(s.provider()));
+        cipher = Cipher.getInstance(s.transformation(), forKernel(s));
         init();
         warmUp(s);
     }
@@ -150,19 +149,18 @@ public abstract class BenchBase {
         }
     }
 
-    /** For VectorJCE: sets or clears the kernel property, and checks and prints the kernel chosen. */
-    static void forceKernel(Spec s) {
+    /**
+     * The provider of the trial: for VectorJCE one configured with the forced kernel, if any; checks
+     * and prints the kernel chosen.
+     */
+    static Provider forKernel(Spec s) {
         if (!s.provider().equals("VectorJCE")) {
-            return;
+            return provider(s.provider());
         }
-        String prop = VectorJce.kernelProperty(s.algorithm());
         String forced = s.forcedKernel();
-        if (forced == null) {
-            System.clearProperty(prop);
-        } else {
-            System.setProperty(prop, forced);
-        }
-        String chosen = VectorJce.kernelFor(s.algorithm()); // throws if the forced one is unavailable
+        VectorJceProvider p = forced == null ? new VectorJceProvider() : (VectorJceProvider) new VectorJceProvider()
+                .configure("kernel." + s.algorithm().toLowerCase(java.util.Locale.ROOT) + "=" + forced);
+        String chosen = p.kernelFor(s.algorithm()); // throws if the forced one is unavailable
         String expected = s.expectedDefaultKernel();
         if (expected != null && !expected.equals(chosen)) {
             throw new IllegalStateException("the fork chose " + chosen + " by default but the launcher saw "
@@ -170,6 +168,7 @@ public abstract class BenchBase {
         }
         System.err.println("# VectorJCE " + s.algorithm() + " kernel: " + chosen
                 + (forced == null ? " (default)" : " (forced)"));
+        return p;
     }
 
     private void warmUp(Spec s) throws GeneralSecurityException {

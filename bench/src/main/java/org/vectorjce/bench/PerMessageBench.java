@@ -91,9 +91,6 @@ public class PerMessageBench {
         in = new byte[Math.max(size, 4096)];
         rnd.nextBytes(in);
         out = new byte[in.length + 32];
-        if (provider.equals("VectorJCE")) {
-            System.clearProperty(org.vectorjce.VectorJce.kernelProperty(alg));
-        }
         cipher = Cipher.getInstance(transformation, BenchBase.provider(provider));
         int[] sizes = {16, 64, 512, 1024, 4096};
         for (int i = 0; i < 30_000; i++) {

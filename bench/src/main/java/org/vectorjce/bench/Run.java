@@ -221,7 +221,7 @@ public final class Run {
                 }
                 if (param.equals("kernel")) {
                     dropped.removeIf(k -> !k.startsWith(alg.toLowerCase() + "-")); // the other algorithm's
-                    values.replaceAll(k -> k.equals("default") ? "default:" + VectorJce.kernelFor(alg) : k);
+                    values.replaceAll(k -> k.equals("default") ? "default:" + new org.vectorjce.VectorJceProvider().kernelFor(alg) : k);
                 }
                 if (values.isEmpty() && skip == null) {
                     skip = param + "=" + String.join(",", wanted) + " (it has " + String.join(",", valid) + ")";

@@ -74,9 +74,6 @@ public class SectorBench {
         in = new byte[REQUEST];
         rnd.nextBytes(in);
         out = new byte[REQUEST];
-        if (provider.equals("VectorJCE")) {
-            System.clearProperty(org.vectorjce.VectorJce.kernelProperty(alg));
-        }
         cipher = Cipher.getInstance(alg + "/XTS/NoPadding", BenchBase.provider(provider));
         int sectors = REQUEST / sectorSize;
         tweaks = new IvParameterSpec[2 * sectors]; // two requests' worth: consecutive tweaks differ (ACCP)

@@ -7,7 +7,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * VectorJCE AES in every mode, per kernel. Plain JMH runs the {@code default} kernel only, which runs
  * on any machine; {@link Run} (or {@code -p kernel=NAME,...}) adds the kernels available on the
- * machine, each forced by name through {@code VectorJce.kernelProperty}.
+ * machine, each set by name through a provider configured with {@code kernel.aes=NAME} or {@code kernel.twofish=NAME}.
  */
 @State(Scope.Thread)
 public class VectorJceAesBench extends CipherBench {

@@ -17,8 +17,8 @@ import org.vectorjce.VectorJceProvider;
 /**
  * {@code leakcheck}: a dudect-style timing-leak check of the provider's kernels (Reparaz, Balasch,
  * Verbauwhede, "Dude, is my code constant time?", DATE 2017), driven through the public JCA API
- * only ({@link Cipher} on a {@link VectorJceProvider}, kernels forced by
- * {@link VectorJce#kernelProperty}).
+ * only ({@link Cipher} on a {@link VectorJceProvider}, each kernel set by a provider configured with
+ * {@code kernel.aes=NAME} or {@code kernel.twofish=NAME}).
  *
  * <p><b>Method.</b> Per kernel and secret class (a "cell"), samples of two input classes, fixed
  * and random, are taken in random order (a coin flip per sample). Each sample is one
@@ -352,12 +352,12 @@ final class LeakCheck {
 
         // 2. The kernels.
         int done = 0, flagged = 0;
+        VectorJceProvider base = new VectorJceProvider();
         for (Job j : jobs) {
-            String prop = VectorJce.kernelProperty(j.algorithm());
-            String saved = System.getProperty(prop);
-            try {
-                System.setProperty(prop, j.kernel());
-                if (!VectorJce.kernelFor(j.algorithm()).equals(j.kernel())) {
+            VectorJceProvider provider = (VectorJceProvider) base.configure(
+                    "kernel." + j.algorithm().toLowerCase(Locale.ROOT) + "=" + j.kernel());
+            {
+                if (!provider.kernelFor(j.algorithm()).equals(j.kernel())) {
                     throw new IllegalStateException("could not force kernel " + j.kernel());
                 }
                 boolean first = true;
@@ -375,7 +375,7 @@ final class LeakCheck {
                         warmMax = first ? 4.0 : Math.max(0.5, Math.min(1.5, left / cellsLeft - cellSeconds));
                     }
                     first = false;
-                    Target t = target(sc, j.transformation(), o, rnd.split());
+                    Target t = target(sc, j.transformation(), provider, o, rnd.split());
                     Result r = measure(t, o.batch, new Budget(cellSeconds, o.samples, warmMin, warmMax,
                             Double.POSITIVE_INFINITY), rnd.split(), o.verbose ? out : null);
                     out.println(line(j.kernel(), sc.label, r));
@@ -383,12 +383,6 @@ final class LeakCheck {
                         flagged++;
                     }
                     done++;
-                }
-            } finally {
-                if (saved == null) {
-                    System.clearProperty(prop);
-                } else {
-                    System.setProperty(prop, saved);
                 }
             }
         }
@@ -405,14 +399,15 @@ final class LeakCheck {
         return String.join(",", l);
     }
 
-    static Target target(SecretClass sc, String transformation, Options o, SplittableRandom rnd) throws Exception {
+    static Target target(SecretClass sc, String transformation, VectorJceProvider provider, Options o,
+            SplittableRandom rnd) throws Exception {
         switch (sc) {
             case DATA:
-                return new DataTarget(transformation, o.keyBits, o.blocks, rnd);
+                return new DataTarget(transformation, provider, o.keyBits, o.blocks, rnd);
             case KEY:
-                return new KeyTarget(transformation, o.keyBits, o.blocks, rnd);
+                return new KeyTarget(transformation, provider, o.keyBits, o.blocks, rnd);
             default:
-                return new KeySetupTarget(transformation, o.keyBits, rnd);
+                return new KeySetupTarget(transformation, provider, o.keyBits, rnd);
         }
     }
 
@@ -676,14 +671,15 @@ final class LeakCheck {
 
     /** Common part: a transformation, its algorithm, a public fixed IV. */
     abstract static class CipherTarget extends Target {
-        final VectorJceProvider provider = new VectorJceProvider();
+        final VectorJceProvider provider;
         final String transformation;
         final String algorithm;
         final int keyBits;
         final IvParameterSpec iv;
         final SplittableRandom rnd;
 
-        CipherTarget(String transformation, int keyBits, SplittableRandom rnd) {
+        CipherTarget(String transformation, VectorJceProvider provider, int keyBits, SplittableRandom rnd) {
+            this.provider = provider;
             this.transformation = transformation;
             this.algorithm = transformation.substring(0, transformation.indexOf('/'));
             this.keyBits = keyBits;
@@ -764,8 +760,9 @@ final class LeakCheck {
         private final Inputs inputs;
         private final byte[] out;
 
-        DataTarget(String transformation, int keyBits, int blocks, SplittableRandom rnd) throws Exception {
-            super(transformation, keyBits, rnd);
+        DataTarget(String transformation, VectorJceProvider provider, int keyBits, int blocks, SplittableRandom rnd)
+                throws Exception {
+            super(transformation, provider, keyBits, rnd);
             c = newCipher();
             init(c, randomKey(transformation, keyBits, rnd));
             len = 16 * blocks;
@@ -812,8 +809,9 @@ final class LeakCheck {
         private final byte[] msg;
         private final byte[] out;
 
-        KeyTarget(String transformation, int keyBits, int blocks, SplittableRandom rnd) throws Exception {
-            super(transformation, keyBits, rnd);
+        KeyTarget(String transformation, VectorJceProvider provider, int keyBits, int blocks, SplittableRandom rnd)
+                throws Exception {
+            super(transformation, provider, keyBits, rnd);
             fixedKey = fixedKey(transformation, keyBits);
             resetKey = resetKey(transformation, keyBits);
             msg = new byte[16 * blocks];
@@ -856,8 +854,8 @@ final class LeakCheck {
         private Cipher[] ciphers = new Cipher[0];
         private SecretKeySpec[] keys = new SecretKeySpec[0];
 
-        KeySetupTarget(String transformation, int keyBits, SplittableRandom rnd) {
-            super(transformation, keyBits, rnd);
+        KeySetupTarget(String transformation, VectorJceProvider provider, int keyBits, SplittableRandom rnd) {
+            super(transformation, provider, keyBits, rnd);
             fixedKey = fixedKey(transformation, keyBits);
             resetKey = resetKey(transformation, keyBits);
         }

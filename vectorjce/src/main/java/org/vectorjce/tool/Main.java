@@ -108,14 +108,13 @@ public final class Main {
     }
 
     static int selftest(PrintStream out) throws IOException {
-        VectorJceProvider provider = new VectorJceProvider();
+        VectorJceProvider base = new VectorJceProvider();
         int failures = 0, runs = 0;
         for (Kat k : loadKats()) {
-            String prop = VectorJce.kernelProperty(k.algorithm());
-            String saved = System.getProperty(prop);
-            try {
+            {
                 for (String kernel : VectorJce.availableKernels(k.algorithm())) {
-                    System.setProperty(prop, kernel);
+                    VectorJceProvider provider = (VectorJceProvider) base.configure(
+                            "kernel." + k.algorithm().toLowerCase(java.util.Locale.ROOT) + "=" + kernel);
                     String verdict;
                     try {
                         boolean enc = Arrays.equals(run(provider, k, Cipher.ENCRYPT_MODE, k.pt()), k.ct());
@@ -129,12 +128,6 @@ public final class Main {
                         failures++;
                     }
                     out.printf("%-4s  %-26s %-22s %s%n", verdict, k.transformation(), kernel, k.source());
-                }
-            } finally {
-                if (saved == null) {
-                    System.clearProperty(prop);
-                } else {
-                    System.setProperty(prop, saved);
                 }
             }
         }
@@ -164,30 +157,34 @@ public final class Main {
         out.println("vector width:    " + Platform.vectorWidthDescription());
         out.println("CPU features:    " + Platform.cpuFactsDescription());
         out.println("JIT compiler:    " + Platform.compilerDescription());
-        out.println("mode arithmetic: " + org.vectorjce.internal.mode.ModeArithmetics.describe()
-                + " (XOR passes and XTS/LRW tweaks)");
-        boolean ct = VectorJce.constantTimeByProperty();
-        out.println("constant-time:   policy " + (ct ? "on" : "off") + " (-Dvectorjce.constantTime=true, or"
-                + " 'security.provider.N=VectorJCE constantTime=true'); [ct] marks the kernels it admits");
+        VectorJceProvider provider = new VectorJceProvider();
+        String settings = provider.settings().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(" "));
+        out.println("settings:        " + settings + "  (defaults from -Dvectorjce.KEY=VALUE, or"
+                + " 'security.provider.N=VectorJCE KEY=VALUE ...')");
+        out.println("mode arithmetic: " + provider.arithmetic() + " (XOR passes and XTS/LRW tweaks)");
+        boolean ct = provider.isConstantTime();
+        out.println("constant-time:   policy " + (ct ? "on" : "off") + " (constantTime=true);"
+                + " [ct] marks the kernels it admits");
         for (String alg : new String[] {"AES", "Twofish"}) {
             String chosen;
             try {
-                chosen = VectorJce.kernelFor(alg, ct);
+                chosen = provider.kernelFor(alg);
                 chosen += VectorJce.isConstantTime(alg, chosen) ? "  [ct]" : "  (not constant-time)";
             } catch (RuntimeException e) {
                 chosen = "error: " + e.getMessage();
             }
+            String forced = provider.settings().get("kernel." + alg.toLowerCase(java.util.Locale.ROOT));
             out.println(alg + " kernel:" + " ".repeat(Math.max(1, 10 - alg.length())) + chosen
-                    + (System.getProperty(VectorJce.kernelProperty(alg)) != null
-                            ? "  (forced by -D" + VectorJce.kernelProperty(alg) + ")" : ""));
+                    + (forced.isEmpty() ? "" : "  (set by kernel." + alg.toLowerCase(java.util.Locale.ROOT) + ")"));
             for (Map.Entry<String, String> e : VectorJce.kernelStatus(alg).entrySet()) {
                 out.printf("    %-24s %-5s %s%n", e.getKey(), VectorJce.isConstantTime(alg, e.getKey()) ? "[ct]" : "",
                         e.getValue() == null ? "available" : "declined: " + e.getValue());
             }
             if (alg.equals("Twofish")) {
-                String path = TwofishPath.describe();
+                String path = provider.twofishBatch();
                 if (path != null) {
-                    out.println("    " + TwofishPath.KERNEL + " batch path (-Dvectorjce.twofish16.path=auto|fused|split): " + path);
+                    out.println("    twofish-vec512-16way batch (twofish16.path=auto|split|fused): " + path);
                 }
             }
         }

@@ -11,7 +11,6 @@ import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.Platform;
-import org.vectorjce.internal.mode.ModeArithmetics;
 
 /**
  * {@code speed}: a quick throughput table in the shape of {@code cryptsetup benchmark} — one row per
@@ -66,12 +65,11 @@ final class Speed {
                 + System.getProperty("java.vm.version") + "; vector: " + VectorJce.vectorModuleStatus()
                 + ", " + Platform.vectorWidthDescription() + "; " + Platform.compilerDescription());
         VectorJceProvider p = new VectorJceProvider();
-        // The rows time the steady state: the vector mode arithmetic, which serves a JVM only after
-        // 4 GiB and its warm-up (ModeArithmetics), warms up now.
-        err.println("  warming up the mode arithmetic...");
-        ModeArithmetics.warmUpNow();
-        ModeArithmetics.awaitWarmUp(25_000);
-        out.println("# mode arithmetic: " + ModeArithmetics.describe());
+        // The rows time the steady state: the vector code that is slow until C2 has compiled it
+        // (the fused Twofish batch, the vector mode arithmetic) is compiled first.
+        err.println("  warming up (VectorJce.warmUp)...");
+        out.println("# warm-up: " + VectorJce.warmUp());
+        out.println("# mode arithmetic: " + p.arithmetic());
         out.printf("#%14s %9s %17s %17s   %s%n", "Algorithm", "Key", "Encryption", "Decryption", "kernel");
         for (String alg : new String[] {"AES", "Twofish"}) {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
@@ -79,7 +77,7 @@ final class Speed {
             }
             // Compile the kernel first: a vector kernel's first seconds run interpreted, and a
             // per-cell warm-up can mistake that slow phase for the steady state.
-            err.printf("  warming up the %s kernel %s...%n", alg, kernelLabel(alg));
+            err.printf("  warming up the %s kernel %s...%n", alg, kernelLabel(p, alg));
             for (int opmode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
                 mibPerSecond(p, alg, "ECB", 16, 4096, opmode, 1500);
             }
@@ -92,12 +90,8 @@ final class Speed {
                     }
                 }
             }
-            if (alg.equals("Twofish") && TwofishPath.describe() != null) {
-                // The 16-way kernel's warm-up of its fused batch (started by the bulk above) runs
-                // on another thread: wait for its outcome, so the rows time what serves from then on.
-                err.println("  waiting for the twofish-vec512-16way fused batch's warm-up, if one runs...");
-                TwofishPath.awaitWarmUps(25_000);
-                out.println("# " + TwofishPath.KERNEL + " batch path: " + TwofishPath.describe());
+            if (alg.equals("Twofish") && p.twofishBatch() != null) {
+                out.println("# twofish-vec512-16way batch: " + p.twofishBatch());
             }
             for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
                 if (onlyMode != null && !onlyMode.equals(mode)) {
@@ -110,7 +104,7 @@ final class Speed {
                     double dec = mibPerSecond(p, alg, mode, keyBits / 8, size, Cipher.DECRYPT_MODE, ms);
                     out.printf("%15s %8db %12.1f MiB/s %12.1f MiB/s   %s%n",
                             alg.toLowerCase(Locale.ROOT) + "-" + mode.toLowerCase(Locale.ROOT), keyBits, enc, dec,
-                            kernelLabel(alg));
+                            kernelLabel(p, alg));
                 }
             }
         }
@@ -144,7 +138,7 @@ final class Speed {
                     r[way] = diskMibPerSecond(p, alg, sector, way, ms);
                 }
                 out.printf("%15s %8d %11.1f MiB/s %11.1f MiB/s %11.1f MiB/s   %s%n",
-                        alg.toLowerCase(Locale.ROOT) + "-xts", sector, r[0], r[1], r[2], kernelLabel(alg));
+                        alg.toLowerCase(Locale.ROOT) + "-xts", sector, r[0], r[1], r[2], kernelLabel(p, alg));
             }
         }
     }
@@ -223,7 +217,7 @@ final class Speed {
                         double ns = nsPerMessage(p, alg + "/" + t, mode.equals("XTS") ? 64 : 32, s, newKey, ms);
                         row.append(String.format("%9.0f ns %6.0f", ns, s / ns * 1e9 / (1 << 20)));
                     }
-                    out.println(row.append("   ").append(kernelLabel(alg)));
+                    out.println(row.append("   ").append(kernelLabel(p, alg)));
                 }
             }
         }
@@ -277,10 +271,11 @@ final class Speed {
     }
 
     /** The kernel a key gets now, marked [ct] when its block function is constant-time. */
-    static String kernelLabel(String alg) {
-        String k = VectorJce.kernelFor(alg, VectorJce.constantTimeByProperty());
-        String path = k.equals(TwofishPath.KERNEL) ? TwofishPath.label() : null;
-        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "") + (path == null ? "" : " (" + path + ")");
+    static String kernelLabel(VectorJceProvider p, String alg) {
+        String k = p.kernelFor(alg);
+        String path = k.equals("twofish-vec512-16way") ? p.twofishBatch() : null;
+        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "")
+                + (path == null ? "" : path.startsWith("fused") ? " (fused)" : " (split)");
     }
 
     /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */
@@ -291,10 +286,11 @@ final class Speed {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
                 continue;
             }
-            String prop = VectorJce.kernelProperty(alg);
-            String saved = System.getProperty(prop);
-            String best = VectorJce.kernelFor(alg);
+            String key = "kernel." + alg.toLowerCase(Locale.ROOT) + "=";
+            String best = p.kernelFor(alg);
             String scalar = alg.equals("AES") ? "aes-table" : "twofish-table";
+            VectorJceProvider fastP = (VectorJceProvider) p.configure(key + best);
+            VectorJceProvider slowP = (VectorJceProvider) p.configure(key + scalar);
             out.println();
             out.printf("# %s vs. %s (encryption, ratio of MiB/s; >1 means %s is faster)%n", best, scalar, best);
             StringBuilder head = new StringBuilder(String.format("%-12s", "mode"));
@@ -302,7 +298,7 @@ final class Speed {
                 head.append(String.format("%9s", s + "B"));
             }
             out.println(head);
-            try {
+            {
                 for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
                     if (onlyMode != null && !onlyMode.equals(mode)) {
                         continue;
@@ -311,19 +307,11 @@ final class Speed {
                     StringBuilder row = new StringBuilder(String.format("%-12s", mode.toLowerCase(Locale.ROOT) + "-enc"));
                     for (int s : sizes) {
                         err.printf("  comparing %s-%s %d B...%n", alg, mode, s);
-                        System.setProperty(prop, best);
-                        double fast = mibPerSecond(p, alg, mode, keyBytes, s, Cipher.ENCRYPT_MODE, ms);
-                        System.setProperty(prop, scalar);
-                        double slow = mibPerSecond(p, alg, mode, keyBytes, s, Cipher.ENCRYPT_MODE, ms);
+                        double fast = mibPerSecond(fastP, alg, mode, keyBytes, s, Cipher.ENCRYPT_MODE, ms);
+                        double slow = mibPerSecond(slowP, alg, mode, keyBytes, s, Cipher.ENCRYPT_MODE, ms);
                         row.append(String.format("%9.2f", fast / slow));
                     }
                     out.println(row);
-                }
-            } finally {
-                if (saved == null) {
-                    System.clearProperty(prop);
-                } else {
-                    System.setProperty(prop, saved);
                 }
             }
         }

@@ -1,11 +1,11 @@
 package org.vectorjce.contract;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.vectorjce.contract.ContractSupport.BLOCK;
-import static org.vectorjce.contract.ContractSupport.PROVIDER;
 import static org.vectorjce.contract.ContractSupport.assertThrowsNamed;
 import static org.vectorjce.contract.ContractSupport.bytes;
 import static org.vectorjce.contract.ContractSupport.cipher;
@@ -173,24 +173,33 @@ class BadInputTest {
             Spec s = new Spec(alg, "CBC", false);
             Random rnd = random("kernel", alg);
             byte[] k = validKey(s, rnd);
-            String prop = VectorJce.kernelProperty(alg);
-            assertEquals("vectorjce.kernel." + alg.toLowerCase(), prop);
+            String key = "kernel." + alg.toLowerCase();
+            List<String> all = Kernels.allNames(alg);
+            // An unknown name: configure refuses it, naming it and listing every kernel.
+            java.security.InvalidParameterException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.security.InvalidParameterException.class, () -> TestProviders.BASE.configure(key + "=nope"));
+            assertTrue(e.getMessage().contains("'nope'") && e.getMessage().contains(all.get(0)), e.getMessage());
+            // A registered kernel that does not run here: init fails, naming it and listing what runs.
             List<String> available = Kernels.availableNames(alg);
-            ContractSupport.withProperty(prop, "nope", () -> {
+            for (String name : all) {
+                if (available.contains(name)) {
+                    continue;
+                }
                 String[] must = new String[available.size() + 1];
-                must[0] = "nope";
+                must[0] = name;
                 for (int i = 0; i < available.size(); i++) {
                     must[i + 1] = available.get(i);
                 }
-                assertThrowsNamed(InvalidKeyException.class, k,
-                        () -> cipher(s).init(ENC, new SecretKeySpec(k, alg), validIv(s, rnd)), must);
-                Spec xts = new Spec(alg, "XTS", false);
-                byte[] kx = validKey(xts, rnd);
-                assertThrowsNamed(InvalidKeyException.class, kx,
-                        () -> cipher(xts).init(DEC, new SecretKeySpec(kx, alg), validIv(xts, rnd)), must);
-            });
-            assertEquals(null, System.getProperty(prop), "property cleared");
-            cipher(s).init(ENC, new SecretKeySpec(k, alg)); // works again
+                ContractSupport.withKernel(alg, name, () -> {
+                    assertThrowsNamed(InvalidKeyException.class, k,
+                            () -> cipher(s).init(ENC, new SecretKeySpec(k, alg), validIv(s, rnd)), must);
+                    Spec xts = new Spec(alg, "XTS", false);
+                    byte[] kx = validKey(xts, rnd);
+                    assertThrowsNamed(InvalidKeyException.class, kx,
+                            () -> cipher(xts).init(DEC, new SecretKeySpec(kx, alg), validIv(xts, rnd)), must);
+                });
+            }
+            cipher(s).init(ENC, new SecretKeySpec(k, alg)); // the default provider still works
         }));
     }
 
@@ -210,7 +219,7 @@ class BadInputTest {
                 for (int opmode : new int[] {ENC, DEC}) {
                     assertThrowsNamed(InvalidAlgorithmParameterException.class, k,
                             () -> cipher(s).init(opmode, key, new IvParameterSpec(iv)), "IV", "16", Integer.toString(len));
-                    AlgorithmParameters p = AlgorithmParameters.getInstance(s.alg(), PROVIDER);
+                    AlgorithmParameters p = AlgorithmParameters.getInstance(s.alg(), TestProviders.current());
                     p.init(new IvParameterSpec(iv));
                     assertThrowsNamed(InvalidAlgorithmParameterException.class, k,
                             () -> cipher(s).init(opmode, key, p), "IV", "16");
@@ -244,7 +253,7 @@ class BadInputTest {
             for (int opmode : new int[] {ENC, DEC}) {
                 assertThrowsNamed(InvalidAlgorithmParameterException.class, k,
                         () -> cipher(s).init(opmode, key, new IvParameterSpec(bytes(rnd, 16))), "ECB", "IV");
-                AlgorithmParameters p = AlgorithmParameters.getInstance(s.alg(), PROVIDER);
+                AlgorithmParameters p = AlgorithmParameters.getInstance(s.alg(), TestProviders.current());
                 p.init(new IvParameterSpec(bytes(rnd, 16)));
                 assertThrowsNamed(InvalidAlgorithmParameterException.class, k, () -> cipher(s).init(opmode, key, p), "ECB");
                 // null parameters are fine for ECB
@@ -647,11 +656,11 @@ class BadInputTest {
             for (String t : new String[] {"/ECB/PKCS1Padding", "/CBC/ISO10126Padding", "/CBC/FooPadding",
                     "/ECB/OAEPPadding"}) {
                 String name = t.substring(t.lastIndexOf('/') + 1);
-                assertThrowsNamed(NoSuchPaddingException.class, null, () -> Cipher.getInstance(alg + t, PROVIDER), name);
+                assertThrowsNamed(NoSuchPaddingException.class, null, () -> Cipher.getInstance(alg + t, TestProviders.current()), name);
             }
             for (String m : new String[] {"CTR", "XTS", "LRW"}) {
                 assertThrowsNamed(NoSuchPaddingException.class, null,
-                        () -> Cipher.getInstance(alg + "/" + m + "/PKCS5Padding", PROVIDER), "padding");
+                        () -> Cipher.getInstance(alg + "/" + m + "/PKCS5Padding", TestProviders.current()), "padding");
             }
         }
     }
@@ -661,10 +670,10 @@ class BadInputTest {
         for (String alg : ContractSupport.ALGORITHMS) {
             for (String m : new String[] {"GCM", "CFB", "OFB", "XEX", "Foo"}) {
                 assertThrowsNamed(NoSuchAlgorithmException.class, null,
-                        () -> Cipher.getInstance(alg + "/" + m + "/NoPadding", PROVIDER), m);
+                        () -> Cipher.getInstance(alg + "/" + m + "/NoPadding", TestProviders.current()), m);
             }
         }
-        assertThrows(NoSuchAlgorithmException.class, () -> Cipher.getInstance("Serpent/CBC/NoPadding", PROVIDER));
+        assertThrows(NoSuchAlgorithmException.class, () -> Cipher.getInstance("Serpent/CBC/NoPadding", TestProviders.current()));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.vectorjce.contract;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.vectorjce.contract.ContractSupport.BLOCK;
-import static org.vectorjce.contract.ContractSupport.PROVIDER;
 import static org.vectorjce.contract.ContractSupport.bytes;
 import static org.vectorjce.contract.ContractSupport.cipher;
 import static org.vectorjce.contract.ContractSupport.concat;
@@ -624,11 +624,11 @@ class CipherContractTest {
                 assertArrayEquals(encIv, dec.getIV());
                 assertArrayEquals(p, dec.doFinal(ct), s + ": decrypt with getParameters() of the encrypting cipher");
                 // encoded form round trip through the provider's AlgorithmParameters
-                AlgorithmParameters p2 = AlgorithmParameters.getInstance(s.alg(), PROVIDER);
+                AlgorithmParameters p2 = AlgorithmParameters.getInstance(s.alg(), TestProviders.current());
                 p2.init(params.getEncoded());
                 dec.init(DEC, k, p2);
                 assertArrayEquals(p, dec.doFinal(ct), s + ": decrypt with re-encoded parameters");
-                AlgorithmParameters p3 = AlgorithmParameters.getInstance(s.alg(), PROVIDER);
+                AlgorithmParameters p3 = AlgorithmParameters.getInstance(s.alg(), TestProviders.current());
                 p3.init(params.getEncoded(), "ASN.1");
                 assertArrayEquals(encIv, p3.getParameterSpec(IvParameterSpec.class).getIV());
                 // decrypting cipher's parameters can start another decryption
@@ -814,13 +814,13 @@ class CipherContractTest {
                     keys.add(new SecretKeySpec(bytes(rnd, 20), "HmacSHA256"));
                 }
                 for (SecretKey k : keys) {
-                    Cipher w = Cipher.getInstance(t, PROVIDER);
+                    Cipher w = Cipher.getInstance(t, TestProviders.current());
                     w.init(Cipher.WRAP_MODE, kek);
                     byte[] wrapped = w.wrap(k);
                     int expectLen = t.contains("PKCS5") ? (k.getEncoded().length / 16 + 1) * 16 : k.getEncoded().length;
                     assertEquals(expectLen, wrapped.length, t);
                     assertFalse(ContractSupport.hex(wrapped).contains(ContractSupport.hex(Arrays.copyOf(k.getEncoded(), 8))));
-                    Cipher u = Cipher.getInstance(t, PROVIDER);
+                    Cipher u = Cipher.getInstance(t, TestProviders.current());
                     if (t.contains("ECB")) {
                         u.init(Cipher.UNWRAP_MODE, kek);
                     } else {
@@ -831,7 +831,7 @@ class CipherContractTest {
                     assertEquals(k.getAlgorithm(), back.getAlgorithm(), t);
                     assertArrayEquals(k.getEncoded(), back.getEncoded(), t + " unwrap(wrap(k))");
                     // wrap is encryption of the encoding
-                    Cipher e = Cipher.getInstance(t, PROVIDER);
+                    Cipher e = Cipher.getInstance(t, TestProviders.current());
                     if (t.contains("ECB")) {
                         e.init(ENC, kek);
                     } else {
@@ -842,7 +842,7 @@ class CipherContractTest {
             }
         }
         // NoPadding cannot wrap a key whose encoding is not a multiple of 16
-        Cipher w = Cipher.getInstance("AES/ECB/NoPadding", PROVIDER);
+        Cipher w = Cipher.getInstance("AES/ECB/NoPadding", TestProviders.current());
         w.init(Cipher.WRAP_MODE, new SecretKeySpec(bytes(rnd, 16), "AES"));
         assertThrows(IllegalBlockSizeException.class, () -> w.wrap(new SecretKeySpec(bytes(rnd, 20), "HmacSHA256")));
     }
@@ -850,8 +850,8 @@ class CipherContractTest {
     @Test
     void keyGeneratorSizes() throws Exception {
         for (String alg : ContractSupport.ALGORITHMS) {
-            KeyGenerator kg = KeyGenerator.getInstance(alg, PROVIDER);
-            assertEquals(PROVIDER.getName(), kg.getProvider().getName());
+            KeyGenerator kg = KeyGenerator.getInstance(alg, TestProviders.current());
+            assertEquals(TestProviders.current().getName(), kg.getProvider().getName());
             int defLen = kg.generateKey().getEncoded().length;
             assertTrue(defLen == 16 || defLen == 24 || defLen == 32, alg + " default key length " + defLen);
             for (int bits : new int[] {128, 192, 256}) {
@@ -867,7 +867,7 @@ class CipherContractTest {
                     assertEquals(alg, k1.getAlgorithm());
                     assertEquals("RAW", k1.getFormat());
                     assertFalse(Arrays.equals(k1.getEncoded(), k2.getEncoded()), "two keys differ");
-                    Cipher c = Cipher.getInstance(alg + "/CBC/PKCS5Padding", PROVIDER);
+                    Cipher c = Cipher.getInstance(alg + "/CBC/PKCS5Padding", TestProviders.current());
                     c.init(ENC, k1);
                     assertEquals(32, c.doFinal(new byte[20]).length);
                 }
@@ -892,7 +892,7 @@ class CipherContractTest {
         // usable as the XTS tweak
         byte[] key = key(random("plain64"), 64);
         byte[] data = bytes(random("plain64data"), 512);
-        Cipher c = Cipher.getInstance("AES/XTS/NoPadding", PROVIDER);
+        Cipher c = Cipher.getInstance("AES/XTS/NoPadding", TestProviders.current());
         c.init(ENC, new SecretKeySpec(key, "AES"), SectorIvs.plain64(0x0102030405060708L));
         assertArrayEquals(ContractSupport.xtsReference("AES", true, key, expected, data), c.doFinal(data));
     }
@@ -900,14 +900,14 @@ class CipherContractTest {
     @Test
     void parametersAreFromThisProvider() throws Exception {
         for (String alg : ContractSupport.ALGORITHMS) {
-            Cipher c = Cipher.getInstance(alg + "/CBC/NoPadding", PROVIDER);
+            Cipher c = Cipher.getInstance(alg + "/CBC/NoPadding", TestProviders.current());
             c.init(ENC, new SecretKeySpec(new byte[16], alg));
             AlgorithmParameters p = c.getParameters();
             assertNotNull(p);
             assertEquals(alg, p.getAlgorithm());
             assertNotNull(p.getProvider(), alg + ": getParameters().getProvider() is null");
             assertEquals(VectorJceProvider.NAME, p.getProvider().getName());
-            AlgorithmParameters q = AlgorithmParameters.getInstance(alg, PROVIDER);
+            AlgorithmParameters q = AlgorithmParameters.getInstance(alg, TestProviders.current());
             q.init(new IvParameterSpec(c.getIV()));
             assertArrayEquals(p.getEncoded(), q.getEncoded());
         }

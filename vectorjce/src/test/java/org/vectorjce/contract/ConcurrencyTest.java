@@ -1,5 +1,6 @@
 package org.vectorjce.contract;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,12 +45,11 @@ class ConcurrencyTest {
     private static final int[] BLOCKS = {1, 3, 17, 40, 300};
 
     /** The one provider instance every thread's ciphers come from. */
-    private static final Provider PROVIDER = new VectorJceProvider();
 
     @AfterEach
     void clearKernelProperties() {
         for (String alg : ContractSupport.ALGORITHMS) {
-            System.clearProperty(VectorJce.kernelProperty(alg));
+            TestProviders.reset();
         }
     }
 
@@ -62,7 +62,7 @@ class ConcurrencyTest {
     }
 
     private static byte[] encrypt(Spec s, byte[] key, byte[] iv, byte[] plain) throws Exception {
-        Cipher c = Cipher.getInstance(s.transformation(), PROVIDER);
+        Cipher c = Cipher.getInstance(s.transformation(), TestProviders.current());
         ContractSupport.init(c, s, Cipher.ENCRYPT_MODE, key, iv);
         return c.doFinal(plain);
     }
@@ -105,12 +105,11 @@ class ConcurrencyTest {
     }
 
     private static <T> T withKernel(String alg, String kernel, Body<T> body) throws Exception {
-        String prop = VectorJce.kernelProperty(alg);
-        System.setProperty(prop, kernel);
+        TestProviders.force(alg, kernel);
         try {
             return body.run();
         } finally {
-            System.clearProperty(prop);
+            TestProviders.reset();
         }
     }
 
@@ -169,7 +168,7 @@ class ConcurrencyTest {
             for (int round = 0; round < rounds; round++) {
                 for (String alg : ContractSupport.ALGORITHMS) {
                     List<String> ks = ContractSupport.kernels(alg);
-                    System.setProperty(VectorJce.kernelProperty(alg), ks.get(round % ks.size()));
+                    TestProviders.force(alg, ks.get(round % ks.size()));
                 }
                 CyclicBarrier start = new CyclicBarrier(THREADS);
                 List<Future<Integer>> futures = new ArrayList<>();
@@ -183,9 +182,7 @@ class ConcurrencyTest {
                 }
                 assertTrue(failures.isEmpty(), () -> sample(failures));
             }
-            for (String alg : ContractSupport.ALGORITHMS) {
-                System.clearProperty(VectorJce.kernelProperty(alg));
-            }
+            TestProviders.reset();
             // Mixed phase: every thread uses its ciphers of every round (every kernel) at once.
             CyclicBarrier start = new CyclicBarrier(THREADS);
             List<Future<Integer>> futures = new ArrayList<>();
@@ -228,9 +225,9 @@ class ConcurrencyTest {
                 String where = "thread " + thread + " round " + round + " " + s + " kernel " + task.kernels().get(round)
                         + " key " + task.key().length + " bytes, " + task.plain().length + " bytes";
                 try {
-                    Cipher enc = Cipher.getInstance(s.transformation(), PROVIDER);
+                    Cipher enc = Cipher.getInstance(s.transformation(), TestProviders.current());
                     ContractSupport.init(enc, s, Cipher.ENCRYPT_MODE, task.key(), task.iv());
-                    Cipher dec = Cipher.getInstance(s.transformation(), PROVIDER);
+                    Cipher dec = Cipher.getInstance(s.transformation(), TestProviders.current());
                     ContractSupport.init(dec, s, Cipher.DECRYPT_MODE, task.key(), task.iv());
                     int form = thread + i + rep;
                     byte[] ct = run(enc, task.plain(), form);

@@ -20,6 +20,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.vectorjce.TestProviders;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.contract.ContractSupport.Spec;
@@ -32,10 +33,16 @@ import org.vectorjce.internal.kernel.BlockKernel;
  * equal to the cipher without the policy.
  */
 class ConstantTimePolicyTest {
-    private static final Provider CT = new VectorJceProvider().configure("constantTime=true");
+    /** More settings for {@link #ct} while a test runs (the fused path). */
+    private static volatile String ctExtra = "";
+
+    /** The provider under the policy: the current test provider (its forced kernel) with {@code constantTime=true}. */
+    private static Provider ct() {
+        return TestProviders.current().configure("constantTime=true " + ctExtra);
+    }
 
     private static List<String> expected(String alg) {
-        String p = System.getProperty("vectorjce.test.expect.ct." + alg.toLowerCase());
+        String p = org.vectorjce.TestMachine.expect("ct." + alg.toLowerCase());
         Assumptions.assumeTrue(p != null, "no expectation for this JVM (run through mvn verify)");
         return p.equals("none") ? List.of() : Arrays.asList(p.split(","));
     }
@@ -49,11 +56,21 @@ class ConstantTimePolicyTest {
 
     @Test
     void configureAndItsErrors() {
-        assertTrue(((VectorJceProvider) CT).isConstantTime());
+        assertTrue(((VectorJceProvider) ct()).isConstantTime());
         assertFalse(((VectorJceProvider) new VectorJceProvider().configure("constantTime=false")).isConstantTime());
         InvalidParameterException e = assertThrows(InvalidParameterException.class,
                 () -> new VectorJceProvider().configure("fast=true"));
-        assertTrue(e.getMessage().contains("constantTime=true|false"), e.getMessage());
+        assertTrue(e.getMessage().contains("'fast'") && e.getMessage().contains("constantTime"), e.getMessage());
+        e = assertThrows(InvalidParameterException.class, () -> new VectorJceProvider().configure("constantTime=maybe"));
+        assertTrue(e.getMessage().contains("true or false") && e.getMessage().contains("'maybe'"), e.getMessage());
+        e = assertThrows(InvalidParameterException.class, () -> new VectorJceProvider().configure("constantTime"));
+        assertTrue(e.getMessage().contains("not key=value"), e.getMessage());
+        VectorJceProvider both = (VectorJceProvider) new VectorJceProvider()
+                .configure(" ConstantTime=TRUE,  kernel.aes=aes-table ; arithmetic=scalar");
+        assertTrue(both.isConstantTime());
+        assertEquals("aes-table", both.settings().get("kernel.aes"));
+        assertEquals("scalar", both.settings().get("arithmetic"));
+        assertTrue(both.getInfo().contains("constantTime=true"), both.getInfo());
     }
 
     /** Every transformation under the policy: as without it where a kernel qualifies, a clear error where none does. */
@@ -63,7 +80,7 @@ class ConstantTimePolicyTest {
         for (Spec s : ContractSupport.specs()) {
             byte[] key = ContractSupport.key(rnd, s.keyLengths()[1]);
             byte[] iv = ContractSupport.ivFor(s, rnd);
-            Cipher c = Cipher.getInstance(s.transformation(), CT);
+            Cipher c = Cipher.getInstance(s.transformation(), ct());
             if (expected(s.alg()).isEmpty()) {
                 InvalidKeyException e = assertThrows(InvalidKeyException.class,
                         () -> ContractSupport.init(c, s, Cipher.ENCRYPT_MODE, key, iv), s.toString());
@@ -92,18 +109,17 @@ class ConstantTimePolicyTest {
     @Test
     void aForcedTableKernelIsRefused() throws Exception {
         ContractSupport.withKernel("AES", "aes-table", () -> {
-            Cipher c = Cipher.getInstance("AES/ECB/NoPadding", CT);
+            Cipher c = Cipher.getInstance("AES/ECB/NoPadding", ct());
             InvalidKeyException e = assertThrows(InvalidKeyException.class,
                     () -> c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[16], "AES")));
             assertTrue(e.getMessage().contains("'aes-table' is not constant-time"), e.getMessage());
         });
-        // The system property turns the policy on for plain providers too.
-        ContractSupport.withProperty("vectorjce.constantTime", "true", () -> ContractSupport.withKernel("Twofish",
-                "twofish-table", () -> {
-                    Cipher c = Cipher.getInstance("Twofish/CBC/NoPadding", new VectorJceProvider());
-                    assertThrows(InvalidKeyException.class, () -> c.init(Cipher.ENCRYPT_MODE,
-                            new SecretKeySpec(new byte[16], "Twofish"), new IvParameterSpec(new byte[16])));
-                }));
+        // A provider configured with both: the policy wins, and init says why.
+        Cipher c = Cipher.getInstance("Twofish/CBC/NoPadding",
+                new VectorJceProvider().configure("kernel.twofish=twofish-table, constantTime=true"));
+        InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> c.init(Cipher.ENCRYPT_MODE,
+                new SecretKeySpec(new byte[16], "Twofish"), new IvParameterSpec(new byte[16])));
+        assertTrue(e.getMessage().contains("'twofish-table' is not constant-time"), e.getMessage());
     }
 
     /**
@@ -111,7 +127,7 @@ class ConstantTimePolicyTest {
      * kernel anywhere, and the 16-way kernel pads every call.
      */
     private static void assertNoTableKernel(Spec s, int opmode, byte[] key, byte[] iv) throws Exception {
-        org.vectorjce.internal.jca.VectorJceCipher spi = KeyHygieneTest.spiFor(s, CT);
+        org.vectorjce.internal.jca.VectorJceCipher spi = KeyHygieneTest.spiFor(s, ct());
         KeyHygieneTest.invoke(KeyHygieneTest.engineInit(), spi, opmode, new SecretKeySpec(key, s.alg()),
                 iv == null ? null : new IvParameterSpec(iv), null);
         List<BlockKernel> kernels = new ArrayList<>();
@@ -159,7 +175,7 @@ class ConstantTimePolicyTest {
         List<String> ct = expected("Twofish");
         Assumptions.assumeTrue(ct.contains("twofish-vec512-16way"), "twofish-vec512-16way does not run here");
         return java.util.stream.Stream.of("split", "fused").map(path -> org.junit.jupiter.api.DynamicTest.dynamicTest(path, () ->
-                ContractSupport.withProperty("vectorjce.twofish16.path", path, () -> {
+                withCtExtra("twofish16.path=" + path, () -> {
                     assertEquals(ct, VectorJce.constantTimeKernels("Twofish"), path + " path");
                     assertTrue(VectorJce.isConstantTime("Twofish", "twofish-vec512-16way"));
                     ContractSupport.withKernel("Twofish", "twofish-vec512-16way", () -> {
@@ -170,7 +186,7 @@ class ConstantTimePolicyTest {
                             }
                             byte[] key = ContractSupport.key(rnd, s.keyLengths()[1]);
                             byte[] iv = ContractSupport.ivFor(s, rnd);
-                            Cipher c = Cipher.getInstance(s.transformation(), CT);
+                            Cipher c = Cipher.getInstance(s.transformation(), ct());
                             for (int blocks : new int[] {1, 11, 33, 70}) {
                                 byte[] in = ContractSupport.bytes(rnd, 16 * blocks);
                                 ContractSupport.init(c, s, Cipher.ENCRYPT_MODE, key, iv);
@@ -183,6 +199,15 @@ class ConstantTimePolicyTest {
                         wipedFallbackStillCorrect("twofish-vec512-16way");
                     });
                 })));
+    }
+
+    private static void withCtExtra(String extra, ContractSupport.ThrowingRunnable body) throws Exception {
+        ctExtra = extra;
+        try {
+            body.run();
+        } finally {
+            ctExtra = "";
+        }
     }
 
     /**
@@ -200,7 +225,8 @@ class ConstantTimePolicyTest {
     private static void wipedFallbackStillCorrect(String name) throws Exception {
                     Random rnd = new Random(41);
                     byte[] key = ContractSupport.bytes(rnd, 32);
-                    org.vectorjce.internal.kernel.KernelFactory f = org.vectorjce.internal.kernel.Kernels.select("Twofish", true);
+                    org.vectorjce.internal.kernel.KernelFactory f = org.vectorjce.internal.kernel.Kernels.select("Twofish",
+                            TestProviders.settingsOf((org.vectorjce.VectorJceProvider) ct()));
                     assertEquals(name, f.name());
                     BlockKernel k = f.create(key.clone());
                     Field fb = k.getClass().getSuperclass().getDeclaredField("fallback"); // TwofishBatchKernel

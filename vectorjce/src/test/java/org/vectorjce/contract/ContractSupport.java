@@ -1,5 +1,6 @@
 package org.vectorjce.contract;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -29,7 +30,6 @@ import org.vectorjce.internal.kernel.Kernels;
 
 /** Shared tables and helpers of the JCA contract and bad-input tests. */
 final class ContractSupport {
-    static final Provider PROVIDER = new VectorJceProvider();
     static final int BLOCK = 16;
     static final String[] ALGORITHMS = {"AES", "Twofish"};
 
@@ -146,23 +146,9 @@ final class ContractSupport {
         void run() throws Exception;
     }
 
-    /** Runs {@code body} with the kernel of {@code alg} forced; the property is restored after. */
+    /** Runs {@code body} with the ciphers of a provider whose {@code alg} keys get {@code kernel}. */
     static void withKernel(String alg, String kernel, ThrowingRunnable body) throws Exception {
-        withProperty(VectorJce.kernelProperty(alg), kernel, body);
-    }
-
-    static void withProperty(String prop, String value, ThrowingRunnable body) throws Exception {
-        String previous = System.getProperty(prop);
-        System.setProperty(prop, value);
-        try {
-            body.run();
-        } finally {
-            if (previous == null) {
-                System.clearProperty(prop);
-            } else {
-                System.setProperty(prop, previous);
-            }
-        }
+        TestProviders.run(alg, kernel, body::run);
     }
 
     static Random random(Object... seedParts) {
@@ -188,7 +174,7 @@ final class ContractSupport {
     }
 
     static Cipher cipher(Spec s) throws GeneralSecurityException {
-        return Cipher.getInstance(s.transformation(), PROVIDER);
+        return Cipher.getInstance(s.transformation(), TestProviders.current());
     }
 
     static void init(Cipher c, Spec s, int opmode, byte[] key, byte[] iv) throws GeneralSecurityException {

@@ -1,5 +1,6 @@
 package org.vectorjce.contract;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,7 +66,7 @@ class KeyHygieneTest {
     @AfterEach
     void clearKernelProperties() {
         for (String alg : ContractSupport.ALGORITHMS) {
-            System.clearProperty(VectorJce.kernelProperty(alg));
+            TestProviders.reset();
         }
     }
 
@@ -313,7 +314,7 @@ class KeyHygieneTest {
      * its mode and padding set, for tests that walk or drive it through its engine methods.
      */
     static VectorJceCipher spiFor(Spec s, java.security.Provider provider) throws Exception {
-        VectorJceCipher spi = new VectorJceCipher(s.alg(), provider);
+        VectorJceCipher spi = new VectorJceCipher(s.alg(), TestProviders.settingsOf((org.vectorjce.VectorJceProvider) provider), provider);
         invoke(spiMethod("engineSetMode", String.class), spi, s.mode());
         invoke(spiMethod("engineSetPadding", String.class), spi, s.padded() ? "PKCS5Padding" : "NoPadding");
         return spi;
@@ -357,7 +358,7 @@ class KeyHygieneTest {
             String kernel = (String) a.get()[1];
             return DynamicTest.dynamicTest(s + " " + kernel, () -> ContractSupport.withKernel(s.alg(), kernel, () -> {
                 Random rnd = ContractSupport.random("rekey", s.transformation(), kernel);
-                VectorJceCipher spi = spiFor(s, ContractSupport.PROVIDER);
+                VectorJceCipher spi = spiFor(s, TestProviders.current());
                 Method engineInit = engineInit();
                 Method doFinal = spiMethod("engineDoFinal", byte[].class, int.class, int.class);
                 Field modeField = spiField("mode");
@@ -413,7 +414,7 @@ class KeyHygieneTest {
             String kernel = (String) a.get()[1];
             return DynamicTest.dynamicTest(s + " " + kernel, () -> ContractSupport.withKernel(s.alg(), kernel, () -> {
                 Random rnd = ContractSupport.random("rekey-in-place", s.transformation(), kernel);
-                VectorJceCipher spi = spiFor(s, ContractSupport.PROVIDER);
+                VectorJceCipher spi = spiFor(s, TestProviders.current());
                 Method engineInit = engineInit();
                 Method doFinal = spiMethod("engineDoFinal", byte[].class, int.class, int.class);
                 Field modeField = spiField("mode");
@@ -492,8 +493,8 @@ class KeyHygieneTest {
 
     @Test
     void toStringsNeverShowKeyBytes() throws Exception {
-        String providerText = ContractSupport.PROVIDER + " " + ContractSupport.PROVIDER.getInfo()
-                + " " + ContractSupport.PROVIDER.getServices();
+        String providerText = TestProviders.current() + " " + TestProviders.current().getInfo()
+                + " " + TestProviders.current().getServices();
         for (Spec s : ContractSupport.specs()) {
             for (String kernel : ContractSupport.kernels(s.alg())) {
                 ContractSupport.withKernel(s.alg(), kernel, () -> {
@@ -512,7 +513,7 @@ class KeyHygieneTest {
             }
         }
         for (String alg : ContractSupport.ALGORITHMS) {
-            KeyGenerator kg = KeyGenerator.getInstance(alg, ContractSupport.PROVIDER);
+            KeyGenerator kg = KeyGenerator.getInstance(alg, TestProviders.current());
             SecretKey k = kg.generateKey();
             assertNoKeyText("KeyGenerator's key toString()", k.toString(), k.getEncoded());
         }

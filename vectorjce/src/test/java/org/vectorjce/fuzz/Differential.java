@@ -66,7 +66,7 @@ final class Differential {
             return plain;
         }
         try {
-            Cipher c = Cipher.getInstance(p.spec.transformation(), ProgramRunner.VJ);
+            Cipher c = Cipher.getInstance(p.spec.transformation(), org.vectorjce.TestProviders.current());
             ProgramRunner.RawKey key = new ProgramRunner.RawKey(p.keyAlg, p.key);
             if (p.spec.ecb()) {
                 c.init(Cipher.ENCRYPT_MODE, key);

@@ -1,5 +1,6 @@
 package org.vectorjce.fuzz;
 
+import org.vectorjce.TestProviders;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
@@ -47,8 +48,6 @@ import org.vectorjce.fuzz.CipherProgram.Op;
  * the same exception, as one {@code doFinal} over the input the calls accepted.
  */
 final class ProgramRunner {
-
-    static final Provider VJ = new VectorJceProvider();
 
     private static final HexFormat HEX = HexFormat.of();
     private static final byte GUARD_SEED = (byte) 0xA5;
@@ -133,20 +132,9 @@ final class ProgramRunner {
         };
     }
 
-    /** Runs {@code body} with {@code kernel} forced for {@code alg}; the property is restored after. */
+    /** Runs {@code body} with the ciphers of a provider whose {@code alg} keys get {@code kernel}. */
     static <T> T withKernel(String alg, String kernel, java.util.function.Supplier<T> body) {
-        String prop = VectorJce.kernelProperty(alg);
-        String previous = System.getProperty(prop);
-        System.setProperty(prop, kernel);
-        try {
-            return body.get();
-        } finally {
-            if (previous == null) {
-                System.clearProperty(prop);
-            } else {
-                System.setProperty(prop, previous);
-            }
-        }
+        return TestProviders.withKernel(alg, kernel, body);
     }
 
     // ------------------------------------------------------------------ init
@@ -165,7 +153,7 @@ final class ProgramRunner {
             case NONE -> c.init(p.opmode, key, rnd);
             case SPEC -> c.init(p.opmode, key, new IvParameterSpec(iv), rnd);
             case PARAMS -> {
-                AlgorithmParameters ap = AlgorithmParameters.getInstance(p.spec.alg(), VJ);
+                AlgorithmParameters ap = AlgorithmParameters.getInstance(p.spec.alg(), TestProviders.current());
                 ap.init(new IvParameterSpec(iv));
                 c.init(p.opmode, key, ap, rnd);
             }
@@ -242,7 +230,7 @@ final class ProgramRunner {
             Run run = new Run(p, message, true, oneShotOracle);
             Cipher c;
             try {
-                c = Cipher.getInstance(p.spec.transformation(), VJ);
+                c = Cipher.getInstance(p.spec.transformation(), TestProviders.current());
             } catch (Exception e) {
                 throw new AssertionError("getInstance " + p.spec, e);
             }
@@ -654,7 +642,7 @@ final class ProgramRunner {
         byte[] oneShot;
         Throwable oneShotEx = null;
         try {
-            Cipher c = Cipher.getInstance(p.spec.transformation(), VJ);
+            Cipher c = Cipher.getInstance(p.spec.transformation(), TestProviders.current());
             RawKey key = new RawKey(p.keyAlg, p.key);
             if (iv == null) {
                 c.init(p.opmode, key);

@@ -26,17 +26,16 @@ public final class OutputDigest {
             "CTR/NoPadding", "XTS/NoPadding", "LRW/NoPadding");
 
     public static void main(String[] args) throws Exception {
-        VectorJceProvider p = new VectorJceProvider();
+        VectorJceProvider base = new VectorJceProvider();
         HexFormat hex = HexFormat.of();
         for (String alg : new String[] {"AES", "Twofish"}) {
-            String prop = VectorJce.kernelProperty(alg);
             for (String kernel : VectorJce.availableKernels(alg)) {
-                System.setProperty(prop, kernel);
+                VectorJceProvider p = (VectorJceProvider) base.configure(
+                        "kernel." + alg.toLowerCase(java.util.Locale.ROOT) + "=" + kernel);
                 for (String t : TRANSFORMATIONS) {
                     System.out.println(alg + "/" + t + " " + kernel + " " + hex.formatHex(digest(p, alg, t)));
                 }
             }
-            System.clearProperty(prop);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.vectorjce.kat;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayOutputStream;
@@ -33,8 +34,6 @@ public final class KatRunner {
     /** Failures listed in full in an assertion message; the rest are counted. */
     private static final int MAX_LISTED = 25;
 
-    private static final Provider PROVIDER = new VectorJceProvider();
-
     /** Chunk sizes for the split-{@code update} path, cycled. */
     private static final int[] CHUNKS = {1, 16, 7, 33, 15, 64, 5, 17};
 
@@ -42,7 +41,7 @@ public final class KatRunner {
     }
 
     public static Provider provider() {
-        return PROVIDER;
+        return TestProviders.current();
     }
 
     /** Kernel names of {@code algorithm} that can run here; fails when there is none. */
@@ -56,18 +55,7 @@ public final class KatRunner {
 
     /** Runs {@code body} with the kernel of {@code algorithm} forced to {@code kernel}. */
     public static <T> T withKernel(String algorithm, String kernel, Supplier<T> body) {
-        String prop = Kernels.propertyFor(algorithm);
-        String previous = System.getProperty(prop);
-        System.setProperty(prop, kernel);
-        try {
-            return body.get();
-        } finally {
-            if (previous == null) {
-                System.clearProperty(prop);
-            } else {
-                System.setProperty(prop, previous);
-            }
-        }
+        return TestProviders.withKernel(algorithm, kernel, body);
     }
 
     /** A named group of records of one algorithm, loaded lazily (once) when its tests run. */
@@ -217,7 +205,7 @@ public final class KatRunner {
 
     public static Cipher newCipher(String transformation) {
         try {
-            return Cipher.getInstance(transformation, PROVIDER);
+            return Cipher.getInstance(transformation, TestProviders.current());
         } catch (GeneralSecurityException e) {
             throw new AssertionError("Cipher.getInstance(\"" + transformation + "\") failed: " + e, e);
         }

@@ -1,5 +1,6 @@
 package org.vectorjce.oracle;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,8 +46,6 @@ import org.vectorjce.internal.kernel.Kernels;
  * failure with {@code -Dvectorjce.test.seed=<base seed>} (the per-test seed is derived from it).
  */
 class BcDifferentialTest {
-
-    private static final Provider VJ = new VectorJceProvider();
     private static final Provider BC = new BouncyCastleProvider();
 
     private static final String[] ALGORITHMS = {"AES", "Twofish"};
@@ -79,7 +78,7 @@ class BcDifferentialTest {
     @AfterEach
     void clearKernelProperties() {
         for (String alg : ALGORITHMS) {
-            System.clearProperty(VectorJce.kernelProperty(alg));
+            TestProviders.reset();
         }
     }
 
@@ -216,7 +215,7 @@ class BcDifferentialTest {
                 IvParameterSpec iv = mode.equals("ECB") ? null : new IvParameterSpec(bytes(env.rnd, 16));
                 String padded = alg + "/" + mode + "/PKCS5Padding";
                 String raw = alg + "/" + mode + "/NoPadding";
-                Cipher vj = init(padded, VJ, Cipher.DECRYPT_MODE, key, iv);
+                Cipher vj = init(padded, TestProviders.current(), Cipher.DECRYPT_MODE, key, iv);
                 List<byte[]> lastBlocks = new ArrayList<>();
                 for (int pad = 0; pad <= 17; pad++) {
                     byte[] last = bytes(env.rnd, 16);
@@ -296,8 +295,8 @@ class BcDifferentialTest {
 
     private static Env env(String test, String alg, String kernel) {
         long seed = BASE_SEED * 0x9E3779B97F4A7C15L + (test + "/" + alg + "/" + kernel).hashCode();
-        System.setProperty(VectorJce.kernelProperty(alg), kernel);
-        assertEquals(kernel, VectorJce.kernelFor(alg), "forcing property " + VectorJce.kernelProperty(alg));
+        TestProviders.force(alg, kernel);
+        assertEquals(kernel, TestProviders.current().kernelFor(alg), "forced kernel");
         String ctx = "[" + test + " seed=0x" + Long.toHexString(seed) + " (base -Dvectorjce.test.seed=" + BASE_SEED
                 + ") kernel=" + kernel + "]";
         return new Env(alg, kernel, seed, new Random(seed), ctx, new long[2]);
@@ -372,7 +371,7 @@ class BcDifferentialTest {
     private static void checkAllApis(Env env, Case c) throws Exception {
         Random rnd = env.rnd;
         env.count(c.input.length);
-        Cipher vj = init(c.transformation, VJ, c.opmode, c.key, c.iv);
+        Cipher vj = init(c.transformation, TestProviders.current(), c.opmode, c.key, c.iv);
         check(c, "one-shot doFinal", () -> vj.doFinal(c.input));
         int[] split = pieces(rnd, c.input.length);
         check(c, "split update " + describe(split), () -> splitUpdates(vj, c.input, split));

@@ -1,5 +1,6 @@
 package org.vectorjce.oracle;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -40,13 +41,12 @@ import org.vectorjce.VectorJceProvider;
  * split updates.
  */
 class SectorOracleTest {
-    private static final Provider VJ = new VectorJceProvider();
     private static final String[] ALGORITHMS = {"AES", "Twofish"};
 
     @AfterEach
     void clearKernelProperties() {
         for (String alg : ALGORITHMS) {
-            System.clearProperty(VectorJce.kernelProperty(alg));
+            TestProviders.reset();
         }
     }
 
@@ -148,7 +148,7 @@ class SectorOracleTest {
     @MethodSource("cases")
     void manySectorsEqualOneSectorAtATimeThroughTheOracle(String alg, String kernel, String mode, String gen)
             throws Exception {
-        System.setProperty(VectorJce.kernelProperty(alg), kernel);
+        TestProviders.force(alg, kernel);
         Random rnd = new Random((alg + kernel + mode + gen).hashCode());
         int keyLen = mode.equals("XTS") ? 64 : mode.equals("LRW") ? 48 : 32;
         long[] firsts = {0, 7, (1L << 32) - 3, (1L << 32) / 8 - 1, -5L, -1L, rnd.nextLong()};
@@ -174,7 +174,7 @@ class SectorOracleTest {
             }
             SectorParameterSpec spec = new SectorParameterSpec(gen, first, size, large);
             String where = alg + "/" + mode + " " + kernel + " " + spec + ", " + count + " sectors";
-            Cipher c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", VJ);
+            Cipher c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", TestProviders.current());
             SecretKeySpec k = new SecretKeySpec(key, alg);
             c.init(Cipher.ENCRYPT_MODE, k, spec);
             assertArrayEquals(want, c.doFinal(plain), where);
@@ -215,7 +215,7 @@ class SectorOracleTest {
         new Random(5).nextBytes(key);
         SecretKeySpec k = new SecretKeySpec(key, "AES");
         SectorParameterSpec spec = new SectorParameterSpec("plain64", 100, 512);
-        Cipher c = Cipher.getInstance("AES/XTS/NoPadding", VJ);
+        Cipher c = Cipher.getInstance("AES/XTS/NoPadding", TestProviders.current());
         c.init(Cipher.ENCRYPT_MODE, k, spec);
         byte[] data = new byte[3 * 512];
         new Random(6).nextBytes(data);
@@ -232,7 +232,7 @@ class SectorOracleTest {
         assertNull(c.getIV(), "no single IV under a SectorParameterSpec");
         assertEquals(spec, c.getParameters().getParameterSpec(SectorParameterSpec.class));
         // getParameters() round trip: init from the AlgorithmParameters.
-        Cipher d = Cipher.getInstance("AES/XTS/NoPadding", VJ);
+        Cipher d = Cipher.getInstance("AES/XTS/NoPadding", TestProviders.current());
         d.init(Cipher.DECRYPT_MODE, k, c.getParameters());
         assertArrayEquals(data, d.doFinal(whole));
         // Back to a plain IV: an IvParameterSpec init drops the sector spec.
@@ -258,7 +258,7 @@ class SectorOracleTest {
             {"AES/XTS/NoPadding", aes64, new SectorParameterSpec("plain64", 0, 8192), "512, 1024, 2048 or 4096"},
         };
         for (Object[] b : bad) {
-            Cipher c = Cipher.getInstance((String) b[0], VJ);
+            Cipher c = Cipher.getInstance((String) b[0], TestProviders.current());
             InvalidAlgorithmParameterException e = assertThrows(InvalidAlgorithmParameterException.class,
                     () -> c.init(Cipher.ENCRYPT_MODE, (SecretKeySpec) b[1], (SectorParameterSpec) b[2]), b[0] + " " + b[2]);
             assertTrue(e.getMessage().contains((String) b[3]), b[0] + " " + b[2] + ": " + e.getMessage());
@@ -269,7 +269,7 @@ class SectorOracleTest {
     @Test
     void essivFollowsTheKeyAcrossReinits() throws Exception {
         Random rnd = new Random(77);
-        Cipher c = Cipher.getInstance("AES/CBC/NoPadding", VJ);
+        Cipher c = Cipher.getInstance("AES/CBC/NoPadding", TestProviders.current());
         byte[] plain = new byte[4 * 512];
         rnd.nextBytes(plain);
         byte[] key = new byte[32];

@@ -1,5 +1,6 @@
 package org.vectorjce.oracle;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,8 +56,6 @@ import org.vectorjce.internal.kernel.Kernels;
  * the same array, both directions, under every kernel. Seeds as in {@link BcDifferentialTest}: rerun with {@code -Dvectorjce.test.seed=}.
  */
 class TweakOracleTest {
-
-    private static final Provider VJ = new VectorJceProvider();
     private static final String[] ALGORITHMS = {"AES", "Twofish"};
     private static final long BASE_SEED = Long.getLong("vectorjce.test.seed", 0x7EC7_0C3EL);
     private static final HexFormat HEX = HexFormat.of();
@@ -81,7 +80,7 @@ class TweakOracleTest {
     @AfterEach
     void clearKernelProperties() {
         for (String alg : ALGORITHMS) {
-            System.clearProperty(VectorJce.kernelProperty(alg));
+            TestProviders.reset();
         }
     }
 
@@ -491,7 +490,7 @@ class TweakOracleTest {
         Env env = env("reuse", alg, kernel);
         for (String mode : new String[] {"XTS", "LRW"}) {
             String t = alg + "/" + mode + "/NoPadding";
-            Cipher c = Cipher.getInstance(t, VJ);
+            Cipher c = Cipher.getInstance(t, TestProviders.current());
             byte[][] keys = {bytes(env.rnd, 32), bytes(env.rnd, 32)};
             byte[][] ivs = {bytes(env.rnd, 16), bytes(env.rnd, 16)};
             // key/iv choices per step: same, new IV, back to the first IV, new key with an old IV, ...
@@ -529,8 +528,8 @@ class TweakOracleTest {
 
     private static Env env(String test, String alg, String kernel) {
         long seed = BASE_SEED * 0x9E3779B97F4A7C15L + (test + "/" + alg + "/" + kernel).hashCode();
-        System.setProperty(VectorJce.kernelProperty(alg), kernel);
-        assertEquals(kernel, VectorJce.kernelFor(alg), "forcing property " + VectorJce.kernelProperty(alg));
+        TestProviders.force(alg, kernel);
+        assertEquals(kernel, TestProviders.current().kernelFor(alg), "forced kernel");
         String ctx = "[" + test + " seed=0x" + Long.toHexString(seed) + " (base -Dvectorjce.test.seed=" + BASE_SEED
                 + ") kernel=" + kernel + "]";
         return new Env(alg, kernel, seed, new Random(seed), ctx, new long[2]);
@@ -544,7 +543,7 @@ class TweakOracleTest {
         env.count(in.length);
         Cipher c;
         try {
-            c = Cipher.getInstance(t, VJ);
+            c = Cipher.getInstance(t, TestProviders.current());
             c.init(enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, new SecretKeySpec(key, env.alg), new IvParameterSpec(iv));
         } catch (Exception e) {
             throw new AssertionError(ctx + ": init failed: " + e, e);

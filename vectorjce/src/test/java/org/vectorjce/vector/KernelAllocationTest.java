@@ -146,11 +146,9 @@ class KernelAllocationTest {
                     String t = alg + "/" + mode + "/NoPadding";
                     tests.add(DynamicTest.dynamicTest(t + " " + kernel, () -> {
                         assumeNotTheGatherKernelAfterEveryOther(kernel);
-                        String prop = org.vectorjce.VectorJce.kernelProperty(alg);
-                        String saved = System.getProperty(prop);
-                        System.setProperty(prop, kernel);
-                        try {
-                            javax.crypto.Cipher c = javax.crypto.Cipher.getInstance(t, new org.vectorjce.VectorJceProvider());
+                        {
+                            javax.crypto.Cipher c = javax.crypto.Cipher.getInstance(t,
+                                    org.vectorjce.TestProviders.withKernel(alg, kernel));
                             byte[] k = new byte[mode.equals("XTS") ? 64 : mode.equals("LRW") ? 48 : 32];
                             for (int i = 0; i < k.length; i++) {
                                 k[i] = (byte) (i * 7 + 1);
@@ -195,12 +193,6 @@ class KernelAllocationTest {
                             }
                             System.out.println("[alloc] " + t + " " + kernel + ": " + allocated / 1000 + " bytes per init + doFinal");
                             assertTrue(allocated <= limit, t + " " + kernel + " allocated " + allocated + " bytes in 1000 init + doFinal");
-                        } finally {
-                            if (saved == null) {
-                                System.clearProperty(prop);
-                            } else {
-                                System.setProperty(prop, saved);
-                            }
                         }
                     }));
                 }

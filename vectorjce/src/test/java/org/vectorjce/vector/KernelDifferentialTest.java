@@ -1,5 +1,6 @@
 package org.vectorjce.vector;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -85,12 +86,12 @@ class KernelDifferentialTest {
      */
     @Test
     void selectionMatchesTheExecution() {
-        String aes = System.getProperty("vectorjce.test.expect.aes");
-        String twofish = System.getProperty("vectorjce.test.expect.twofish");
+        String aes = org.vectorjce.TestMachine.expect("aes");
+        String twofish = org.vectorjce.TestMachine.expect("twofish");
         Assumptions.assumeTrue(aes != null && twofish != null, "no expectation given (run outside the pom's executions)");
-        assertEquals(aes, VectorJce.kernelFor("AES"));
-        assertEquals(twofish, VectorJce.kernelFor("Twofish"));
-        String vectorKernels = System.getProperty("vectorjce.test.expect.vectorKernels");
+        assertEquals(aes, TestProviders.current().kernelFor("AES"));
+        assertEquals(twofish, TestProviders.current().kernelFor("Twofish"));
+        String vectorKernels = org.vectorjce.TestMachine.expect("vectorKernels");
         if (vectorKernels != null) {
             List<String> names = new ArrayList<>(Kernels.availableNames("AES"));
             names.addAll(Kernels.availableNames("Twofish"));

@@ -25,7 +25,7 @@ class ModeArithmeticTest {
     @Test
     void selectionMatchesTheJvm() {
         // Expectation set per surefire execution (see pom.xml); absent when run by hand.
-        String expected = System.getProperty("vectorjce.test.expect.arithmetic");
+        String expected = org.vectorjce.TestMachine.expect("arithmetic");
         Assumptions.assumeTrue(expected != null, "no expectation given");
         assertEquals(expected, ModeArithmetics.selected().name());
     }

@@ -22,24 +22,22 @@ import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
- * {@code twofish-vec512-16way}'s fused batch once C2 has it: it allocates nothing per call, and the
- * JVM's own warm-up switches every auto kernel to it. Runs in a JVM of its own (surefire execution
- * "allocation-fused", with the warm-up's gate lowered to 1 MiB by
- * {@code vectorjce.twofish16.warmupAfterMiB}): the fused code runs interpreted for a while, and when
- * it shared the "allocation" JVM, {@code twofish-vec128-ct} tested after it stayed boxed. Both waits
- * are bounded (C2 compiles the fused methods within ~1-3 s here).
+ * {@code twofish-vec512-16way}'s fused batch once C2 has it: it allocates nothing per call, and
+ * {@code VectorJce.warmUp()} switches every auto kernel to it, output unchanged. Runs in a JVM of
+ * its own (surefire execution "allocation-fused"): the fused code runs interpreted for a while, and
+ * when it shared the "allocation" JVM, {@code twofish-vec128-ct} tested after it stayed boxed. The
+ * waits for C2 are bounded.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwofishFusedAllocationTest {
     private static final String NAME = "twofish-vec512-16way";
-    private static final String PATH = "org.vectorjce.internal.vector.Twofish16Path";
 
     @BeforeEach
     void needsTheKernelAndALowGate() {
         Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
         String why = factory().unavailableReason();
         Assumptions.assumeTrue(why == null, () -> NAME + " not available here: " + why);
-        Assumptions.assumeTrue(System.getProperty("vectorjce.twofish16.warmupAfterMiB") != null,
+        Assumptions.assumeTrue(System.getProperty("vectorjce.test.fusedJvm") != null,
                 "run through the pom's allocation-fused execution");
     }
 
@@ -47,11 +45,11 @@ class TwofishFusedAllocationTest {
         return Kernels.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
     }
 
-    private static String call(String method) throws Exception {
-        return (String) Class.forName(PATH).getMethod(method).invoke(null);
+    private static String batch() {
+        return new VectorJceProvider().twofishBatch();
     }
 
-    /** The real switch: auto kernels cross the (lowered) gate, the daemon warm-up qualifies the fused code, both directions flip. */
+    /** The explicit warm-up: an auto kernel serves the split batch before it and the fused one after, same output. */
     @Test
     @Order(1)
     void theWarmUpSwitchesAutoKernelsToTheFusedPath() throws Exception {
@@ -63,20 +61,14 @@ class TwofishFusedAllocationTest {
         byte[] in = new byte[8192], want = new byte[in.length], got = new byte[in.length];
         r.nextBytes(in);
         ref.encryptBlocks(in, 0, want, 0, 512);
-        assertEquals("split", call("label"));
-        long giveUp = System.nanoTime() + 25_000_000_000L;
-        int calls = 0;
-        while (!call("label").equals("fused") && System.nanoTime() < giveUp) {
-            k.encryptBlocks(in, 0, got, 0, 512);
-            assertArrayEquals(want, got, "encrypt, call " + calls);
-            k.decryptBlocks(want, 0, got, 0, 512);
-            assertArrayEquals(in, got, "decrypt, call " + calls);
-            calls++;
-        }
-        String d = call("describe");
-        System.out.println("[twofish16] after " + calls + " calls: " + d);
-        assertEquals("fused", call("label"), d);
-        assertTrue(d.contains("encryption: fused since") && d.contains("decryption: fused since"), d);
+        assertTrue(batch().startsWith("split"), batch());
+        k.encryptBlocks(in, 0, got, 0, 512);
+        assertArrayEquals(want, got, "encrypt, split");
+        k.decryptBlocks(want, 0, got, 0, 512);
+        assertArrayEquals(in, got, "decrypt, split");
+        String w = org.vectorjce.VectorJce.warmUp();
+        System.out.println("[twofish16] warm-up: " + w);
+        assertTrue(batch().startsWith("fused"), batch());
         k.encryptBlocks(in, 0, got, 0, 512);
         assertArrayEquals(want, got, "encrypt, fused");
         k.decryptBlocks(want, 0, got, 0, 512);
@@ -87,7 +79,7 @@ class TwofishFusedAllocationTest {
     @Test
     @Order(2)
     void theFusedPathAllocatesNothing() throws Exception {
-        Assumptions.assumeTrue(call("label").equals("fused"), "the switch did not happen (see the test before)");
+        Assumptions.assumeTrue(batch().startsWith("fused"), "the switch did not happen (see the test before)");
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
         BlockKernel k = factory().create(new byte[16]);
@@ -134,13 +126,8 @@ class TwofishFusedAllocationTest {
     void forcedFusedAllocatesNothingOnceCompiled() throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
-        BlockKernel k;
-        System.setProperty("vectorjce.twofish16.path", "fused");
-        try {
-            k = factory().create(new byte[24]);
-        } finally {
-            System.clearProperty("vectorjce.twofish16.path");
-        }
+        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.kernel.Settings.BUILT_IN
+                .apply("kernel.twofish=" + NAME + " twofish16.path=fused")).create(new byte[24]);
         byte[] buf = new byte[45 * 16], out = new byte[buf.length];
         long end = System.nanoTime() + 3_000_000_000L;
         for (int i = 0; i < 20_000 || (i < 200_000 && System.nanoTime() < end); i++) {

@@ -1,5 +1,6 @@
 package org.vectorjce.vector;
 
+import org.vectorjce.TestProviders;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -116,12 +117,10 @@ class TwofishVectorKernelTest {
     Stream<DynamicTest> jcaForcedKernelEqualsScalarKernel() {
         return factories().map(f -> DynamicTest.dynamicTest(f.name(), () -> {
             assumeAvailable(f);
-            String property = VectorJce.kernelProperty("Twofish");
             Random r = new Random(~f.name().hashCode());
-            System.setProperty(property, f.name());
-            try {
-                assertEquals(f.name(), VectorJce.kernelFor("Twofish"));
-                VectorJceProvider provider = new VectorJceProvider();
+            {
+                VectorJceProvider provider = TestProviders.withKernel("Twofish", f.name());
+                assertEquals(f.name(), provider.kernelFor("Twofish"));
                 for (int keyLen : new int[] {16, 24, 32}) {
                     byte[] key = new byte[keyLen];
                     r.nextBytes(key);
@@ -153,8 +152,6 @@ class TwofishVectorKernelTest {
                     }
                     ref.destroy();
                 }
-            } finally {
-                System.clearProperty(property);
             }
         }));
     }

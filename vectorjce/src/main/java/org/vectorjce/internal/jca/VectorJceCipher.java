@@ -28,7 +28,9 @@ import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.mode.Mode;
+import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.ModeArithmetic;
+import org.vectorjce.internal.mode.ModeArithmetics;
 import org.vectorjce.internal.mode.XtsMode;
 import org.vectorjce.internal.sector.IvGenerator;
 import org.vectorjce.internal.sector.SectorProcessor;
@@ -55,6 +57,8 @@ public final class VectorJceCipher extends CipherSpi {
     private final String algorithm;
     /** The provider that made this SPI, named by the {@code AlgorithmParameters} it returns. */
     private final java.security.Provider provider;
+    /** That provider's settings: the kernel, the constant-time policy, the mode arithmetic. */
+    private final Settings settings;
     private ModeId modeId = ModeId.ECB;
     private boolean padding = true; // "AES" alone means AES/ECB/PKCS5Padding, as in SunJCE
 
@@ -83,8 +87,14 @@ public final class VectorJceCipher extends CipherSpi {
     /** XTS: the data unit passed 2^20 blocks; doFinal then fails. */
     private boolean unitTooLong;
 
-    public VectorJceCipher(String algorithm, java.security.Provider provider) {
+    /**
+     * @param algorithm {@code AES} or {@code Twofish}
+     * @param settings the settings of the provider that made it
+     * @param provider that provider, named by the {@code AlgorithmParameters} it returns
+     */
+    public VectorJceCipher(String algorithm, Settings settings, java.security.Provider provider) {
         this.algorithm = algorithm;
+        this.settings = settings;
         this.provider = provider;
     }
 
@@ -242,7 +252,7 @@ public final class VectorJceCipher extends CipherSpi {
                 // keeps its buffers, tables and the kernel's SunJCE ciphers or native memory.
                 System.arraycopy(k, 0, keyCopy, 0, k.length);
             } else {
-                Mode m = Mode.create(modeId.name(), k, factory);
+                Mode m = Mode.create(modeId.name(), k, factory, ModeArithmetics.forSetting(settings.arithmetic()));
                 if (mode != null) {
                     mode.destroy(); // re-key: wipe the old schedule
                 }
@@ -476,19 +486,13 @@ public final class VectorJceCipher extends CipherSpi {
         return ivBytes; // a copy already (IvParameterSpec.getIV), copied into iv by start
     }
 
-    /** The kernel factory key set-up uses now (forced by property, or the best available). */
+    /** The kernel factory key set-up uses under the provider's settings. */
     private KernelFactory factory() throws InvalidKeyException {
         try {
-            return Kernels.select(algorithm, constantTimePolicy());
+            return Kernels.select(algorithm, settings);
         } catch (IllegalArgumentException e) {
             throw new InvalidKeyException(e.getMessage(), e);
         }
-    }
-
-    /** The constant-time policy: the system property, or the provider's configuration. */
-    private boolean constantTimePolicy() {
-        return Kernels.constantTimeByProperty()
-                || (provider instanceof org.vectorjce.VectorJceProvider p && p.isConstantTime());
     }
 
     // ---------------------------------------------------------------- sizes

@@ -5,34 +5,24 @@ import org.vectorjce.internal.aes.JdkAesKernel;
 import org.vectorjce.internal.twofish.TwofishTable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The kernel registry: every block-cipher implementation with its name and priority.
  *
  * <p>What can run here is decided once per JVM and cached: each kernel's availability on first
- * request, and the default kernel of each algorithm on the first key set-up that needs it. Key
- * set-up then only reads the forcing property ({@code vectorjce.kernel.aes} /
- * {@code vectorjce.kernel.twofish}, read at every key set-up so tests and benchmarks can switch
- * kernels at run time) and looks the choice up; an unknown or unavailable forced name fails key
- * set-up with a message listing what is available.
+ * request (from the JVM and the CPU's facts), and the best kernel of each algorithm on the first
+ * key set-up that needs it. Key set-up then looks the kernel up for its provider's
+ * {@link Settings}, which may name one; an unavailable named kernel fails key set-up with a
+ * message listing what is available. Nothing here reads a system property.
  *
  * <p>Vector API kernels live in {@code org.vectorjce.internal.vector}, the only package that
  * imports {@code jdk.incubator.vector}. They are registered here by name and priority only; their
  * classes are loaded by name, and only when the module is in the boot layer and someone asks for
  * them. The default is found by walking the kernels best first and stopping at the first that can
- * run, so a program whose best AES kernel is {@code aes-jdk} never loads a vector class (that
- * loading was a third of the first operation's time in a fresh JVM).
+ * run, so a program whose best AES kernel is {@code aes-jdk} never loads a vector class, which
+ * would add to its first operation's time.
  */
 public final class Kernels {
-    /** The logger's name; the logger itself is only touched off the caller's thread (see {@link ChoiceLog}). */
-    private static final String LOGGER = "org.vectorjce";
-
-    /** System property prefix; the algorithm's lower-case name follows. */
-    public static final String PROPERTY_PREFIX = "vectorjce.kernel.";
-
     /** The class of the vector package that creates its kernels by name (see {@link VectorFactory}). */
     private static final String VECTOR_KERNELS = "org.vectorjce.internal.vector.VectorKernels";
 
@@ -72,7 +62,7 @@ public final class Kernels {
     }
 
     /** The default factory per algorithm, found on first use; benign race (same answer). */
-    private static volatile KernelFactory defaultAes, defaultTwofish;
+    private static volatile Registered defaultAes, defaultTwofish;
 
     private Kernels() {
     }
@@ -150,63 +140,44 @@ public final class Kernels {
         return names;
     }
 
-    /** The property that forces a kernel for {@code algorithm}, e.g. {@code vectorjce.kernel.aes}. */
-    public static String propertyFor(String algorithm) {
-        // Read at every init: constant strings for ours, so no name is built and hashed per call.
-        return switch (algorithm) {
-            case "AES" -> AES_PROPERTY;
-            case "Twofish" -> TWOFISH_PROPERTY;
-            default -> PROPERTY_PREFIX + algorithm.toLowerCase(Locale.ROOT);
-        };
-    }
-
-    private static final String AES_PROPERTY = PROPERTY_PREFIX + "aes";
-    private static final String TWOFISH_PROPERTY = PROPERTY_PREFIX + "twofish";
-
-    /**
-     * The factory key set-up uses now for {@code algorithm}: the forced one, or the available one of
-     * highest priority (decided once, then cached).
-     *
-     * @throws IllegalArgumentException when a forced name is unknown or unavailable (the message
-     *     lists the available names)
-     */
-    public static KernelFactory select(String algorithm) {
-        return select(algorithm, false);
-    }
-
-    /** The system property that turns on the constant-time policy for every VectorJCE provider. */
-    public static final String CONSTANT_TIME_PROPERTY = "vectorjce.constantTime";
-
-    /** Whether the system property asks for the constant-time policy (read at every key set-up). */
-    public static boolean constantTimeByProperty() {
-        return "true".equalsIgnoreCase(System.getProperty(CONSTANT_TIME_PROPERTY));
+    /** Names of every registered kernel of an algorithm, available or not, highest priority first. */
+    public static List<String> allNames(String algorithm) {
+        List<String> names = new ArrayList<>();
+        for (KernelFactory f : all(algorithm)) {
+            names.add(f.name());
+        }
+        return names;
     }
 
     /**
-     * {@link #select(String)}, under the constant-time policy when {@code constantTime}: only
-     * kernels whose block function is constant-time, created to pad short calls into vector
-     * batches. Never falls back to a table kernel.
+     * The factory key set-up uses under {@code settings} for {@code algorithm}: the kernel they
+     * name, or the available one of highest priority (decided once per JVM, then cached); under
+     * the constant-time policy only constant-time kernels, created to pad short calls into vector
+     * batches, never a table kernel. The same settings give the same factory object, so a cipher
+     * can tell by identity that its key schedule still fits.
      *
-     * @throws IllegalArgumentException when a forced kernel is not constant-time, or no
+     * @throws IllegalArgumentException when the settings have a problem (a bad system property),
+     *     the named kernel is unavailable here or not constant-time under the policy, or no
      *     constant-time kernel of {@code algorithm} runs here (the message says why each declined)
      */
-    public static KernelFactory select(String algorithm, boolean constantTime) {
-        String forced = System.getProperty(propertyFor(algorithm));
-        if (forced != null && !forced.isBlank()) {
-            KernelFactory f = byName(algorithm, forced.trim());
-            if (!constantTime) {
-                return f;
-            }
-            if (!f.constantTime()) {
+    public static KernelFactory select(String algorithm, Settings settings) {
+        if (settings.problem() != null) {
+            throw new IllegalArgumentException("VectorJCE settings: " + settings.problem());
+        }
+        boolean constantTime = settings.constantTime();
+        int batch = settings.twofishBatch().ordinal();
+        String forced = settings.kernel(algorithm);
+        if (forced != null) {
+            Registered f = (Registered) byName(algorithm, forced);
+            if (constantTime && !f.constantTime()) {
                 throw new IllegalArgumentException(algorithm + " kernel '" + f.name() + "' is not constant-time,"
-                        + " and the constant-time policy is on (" + CONSTANT_TIME_PROPERTY
-                        + "=true or the provider's constantTime=true); constant-time kernels: "
+                        + " and the constant-time policy is on (constantTime=true); constant-time kernels: "
                         + constantTimeNames(algorithm));
             }
-            return ((Registered) f).policyView();
+            return f.view(constantTime, batch);
         }
         if (!constantTime) {
-            KernelFactory d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
+            Registered d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
             if (d == null) {
                 d = chooseDefault(algorithm);
                 if ("AES".equals(algorithm)) {
@@ -215,7 +186,7 @@ public final class Kernels {
                     defaultTwofish = d;
                 }
             }
-            return d;
+            return d.view(false, batch);
         }
         StringBuilder why = new StringBuilder();
         for (KernelFactory f : all(algorithm)) {
@@ -224,13 +195,12 @@ public final class Kernels {
             }
             String reason = f.unavailableReason();
             if (reason == null) {
-                return ((Registered) f).policyView();
+                return ((Registered) f).view(true, batch);
             }
             why.append(why.length() == 0 ? "" : "; ").append(f.name()).append(": ").append(reason);
         }
         throw new IllegalArgumentException("No constant-time " + algorithm + " kernel runs on this JVM, and the"
-                + " constant-time policy is on (" + CONSTANT_TIME_PROPERTY + "=true or the provider's"
-                + " constantTime=true), which never falls back to table lookups"
+                + " constant-time policy is on (constantTime=true), which never falls back to table lookups"
                 + (why.length() == 0 ? "" : " (" + why + ")"));
     }
 
@@ -245,14 +215,42 @@ public final class Kernels {
         return names;
     }
 
-    private static KernelFactory chooseDefault(String algorithm) {
+    private static Registered chooseDefault(String algorithm) {
         for (KernelFactory f : all(algorithm)) {
             if (f.unavailableReason() == null) {
-                ChoiceLog.later(algorithm, f);
-                return f;
+                return (Registered) f;
             }
         }
         throw new IllegalStateException("no " + algorithm + " kernel available");
+    }
+
+    /**
+     * {@code VectorJce.warmUp()}: runs the vector code that is slow until C2 has compiled it (the
+     * fused Twofish batch, the vector mode arithmetic) on the caller's thread, on dummy data, until
+     * C2 has had enough calls; afterwards kernels with {@code twofish16.path=auto} serve the fused
+     * batch. Returns what it did.
+     */
+    public static String warmUp() {
+        String why = vectorCodeUnavailable();
+        if (why != null) {
+            return "nothing to warm up: " + why;
+        }
+        if (VectorFactory.loadFailure() != null) {
+            return "nothing to warm up: the vector kernels failed to load: " + VectorFactory.loadFailure();
+        }
+        return (String) VectorFactory.call(VectorFactory.Entry.WARM_UP);
+    }
+
+    /**
+     * Which batch {@code twofish-vec512-16way} serves under {@code settings}, or null where that
+     * kernel does not run.
+     */
+    public static String twofishBatch(Settings settings) {
+        if (vectorCodeUnavailable() != null || VectorFactory.loadFailure() != null
+                || !availableNames("Twofish").contains("twofish-vec512-16way")) {
+            return null;
+        }
+        return (String) VectorFactory.call(VectorFactory.Entry.BATCH, settings.twofishBatch().ordinal());
     }
 
     /**
@@ -269,19 +267,24 @@ public final class Kernels {
         return f.name().startsWith("twofish-vec") ? byName("Twofish", "twofish-table-2way") : f;
     }
 
-    /** A registered kernel, with its view under the constant-time policy (one object, for identity). */
+    /**
+     * A registered kernel, with its views: under the constant-time policy (short calls padded) and
+     * with a forced batch path of {@code twofish-vec512-16way}; one object per combination, for
+     * identity.
+     */
     private abstract static class Registered implements KernelFactory {
         final String name, algorithm;
         final int priority;
         final boolean constantTime;
-        private final PolicyView view;
+        /** Views by {@code (pad ? 3 : 0) + batch}; [0] is this factory itself. */
+        private final KernelFactory[] views = new KernelFactory[6];
 
         Registered(String name, String algorithm, int priority, boolean constantTime) {
             this.name = name;
             this.algorithm = algorithm;
             this.priority = priority;
             this.constantTime = constantTime;
-            this.view = constantTime ? new PolicyView(this) : null;
+            views[0] = this;
         }
 
         @Override public String name() { return name; }
@@ -289,16 +292,31 @@ public final class Kernels {
         @Override public int priority() { return priority; }
         @Override public boolean constantTime() { return constantTime; }
 
-        /** Creates the kernel; {@code padShortCalls} for the constant-time policy. */
-        abstract BlockKernel create(byte[] key, boolean padShortCalls);
+        /**
+         * Creates the kernel; {@code padShortCalls} for the constant-time policy, {@code batch} the
+         * ordinal of a {@link Settings.TwofishBatch} (only {@code twofish-vec512-16way} reads it).
+         */
+        abstract BlockKernel create(byte[] key, boolean padShortCalls, int batch);
 
         @Override
         public BlockKernel create(byte[] key) {
-            return create(key, false);
+            return create(key, false, 0);
         }
 
-        KernelFactory policyView() {
-            return view;
+        /** Whether {@code batch} changes this kernel (only the 16-way kernel has two batch paths). */
+        boolean readsBatch() {
+            return name.equals("twofish-vec512-16way");
+        }
+
+        synchronized KernelFactory view(boolean pad, int batch) {
+            int b = readsBatch() ? batch : 0;
+            int i = (pad ? 3 : 0) + b;
+            KernelFactory v = views[i];
+            if (v == null) {
+                v = new View(this, pad, b);
+                views[i] = v;
+            }
+            return v;
         }
 
         @Override
@@ -307,68 +325,29 @@ public final class Kernels {
         }
     }
 
-    /** The constant-time policy's view of a kernel: same name, kernels that pad short calls. */
-    private static final class PolicyView implements KernelFactory {
+    /** A kernel created with settings: padding short calls (the constant-time policy), a batch path. */
+    private static final class View implements KernelFactory {
         private final Registered f;
+        private final boolean pad;
+        private final int batch;
 
-        PolicyView(Registered f) {
+        View(Registered f, boolean pad, int batch) {
             this.f = f;
+            this.pad = pad;
+            this.batch = batch;
         }
 
         @Override public String name() { return f.name; }
         @Override public String algorithm() { return f.algorithm; }
         @Override public int priority() { return f.priority; }
-        @Override public boolean constantTime() { return true; }
-        @Override public boolean underConstantTimePolicy() { return true; }
+        @Override public boolean constantTime() { return f.constantTime; }
+        @Override public boolean underConstantTimePolicy() { return pad; }
         @Override public String unavailableReason() { return f.unavailableReason(); }
-        @Override public BlockKernel create(byte[] key) { return f.create(key, true); }
+        @Override public BlockKernel create(byte[] key) { return f.create(key, pad, batch); }
 
         @Override
         public String toString() {
-            return f.name + " (constant-time policy)";
-        }
-    }
-
-    /**
-     * Logs the choice and every decline reason once per algorithm at {@code CONFIG}, from a daemon
-     * thread: initialising {@code java.util.logging} is a large part of VectorJCE's extra
-     * cold-start cost over SunJCE, and describing the declined kernels would load the vector
-     * classes an AES program on {@code aes-jdk} never needs. So both happen on another thread, and the description only
-     * when {@code CONFIG} is loggable.
-     */
-    private static final class ChoiceLog implements Runnable {
-        private final String algorithm;
-        private final KernelFactory chosen;
-
-        private ChoiceLog(String algorithm, KernelFactory chosen) {
-            this.algorithm = algorithm;
-            this.chosen = chosen;
-        }
-
-        static void later(String algorithm, KernelFactory chosen) {
-            ChoiceLog log = new ChoiceLog(algorithm, chosen);
-            try {
-                Thread t = new Thread(log, "vectorjce-config-log");
-                t.setDaemon(true);
-                t.start();
-            } catch (RuntimeException | Error e) {
-                log.run(); // no thread allowed: log here
-            }
-        }
-
-        @Override
-        public void run() {
-            Logger log = Logger.getLogger(LOGGER);
-            if (!log.isLoggable(Level.CONFIG)) {
-                return;
-            }
-            StringBuilder b = new StringBuilder("VectorJCE ").append(algorithm).append(" kernel: ")
-                    .append(chosen.name()).append(" (vector module ").append(vectorModuleStatus()).append(')');
-            for (KernelFactory o : all(algorithm)) {
-                String why = o.unavailableReason();
-                b.append("; ").append(o.name()).append(why == null ? " [available]" : " [declined: " + why + "]");
-            }
-            log.config(b.toString());
+            return f.name + (pad ? " (constant-time policy)" : "");
         }
     }
 
@@ -406,7 +385,7 @@ public final class Kernels {
         }
 
         @Override
-        BlockKernel create(byte[] key, boolean padShortCalls) {
+        BlockKernel create(byte[] key, boolean padShortCalls, int batch) {
             return switch (name) {
                 // Static factories typed BlockKernel: the verifier then loads no kernel class
                 // before it is used (an AES program never loads TwofishTable).
@@ -454,9 +433,9 @@ public final class Kernels {
         }
 
         @Override
-        BlockKernel create(byte[] key, boolean padShortCalls) {
+        BlockKernel create(byte[] key, boolean padShortCalls, int batch) {
             try {
-                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls);
+                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls, batch);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable e) {
@@ -468,13 +447,24 @@ public final class Kernels {
             return Entry.FAILURE;
         }
 
+        /** Calls an entry point that returns a String: {@code WARM_UP} (no argument) or {@code BATCH}. */
+        static Object call(java.lang.invoke.MethodHandle h, Object... args) {
+            try {
+                return h.invokeWithArguments(args);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
         /** The vector package's entry points, looked up once (only when the module is present). */
         private static final class Entry {
-            static final java.lang.invoke.MethodHandle REASON, CREATE;
+            static final java.lang.invoke.MethodHandle REASON, CREATE, WARM_UP, BATCH;
             static final String FAILURE;
 
             static {
-                java.lang.invoke.MethodHandle reason = null, create = null;
+                java.lang.invoke.MethodHandle reason = null, create = null, warmUp = null, batch = null;
                 String failure = null;
                 try {
                     Class<?> c = Class.forName(VECTOR_KERNELS);
@@ -482,13 +472,18 @@ public final class Kernels {
                     reason = l.findStatic(c, "unavailableReason",
                             java.lang.invoke.MethodType.methodType(String.class, String.class));
                     create = l.findStatic(c, "create",
-                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class));
+                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class,
+                                    int.class));
+                    warmUp = l.findStatic(c, "warmUp", java.lang.invoke.MethodType.methodType(String.class));
+                    batch = l.findStatic(c, "twofishBatch",
+                            java.lang.invoke.MethodType.methodType(String.class, int.class));
                 } catch (ReflectiveOperationException | LinkageError e) {
-                    failure = e.toString();
-                    Logger.getLogger(LOGGER).log(Level.CONFIG, "VectorJCE: vector kernels not loaded", e);
+                    failure = e.toString(); // vectorModuleStatus() and info report it
                 }
                 REASON = reason;
                 CREATE = create;
+                WARM_UP = warmUp;
+                BATCH = batch;
                 FAILURE = failure;
             }
         }

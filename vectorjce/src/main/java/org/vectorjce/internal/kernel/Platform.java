@@ -283,7 +283,7 @@ public final class Platform {
                     Thread.currentThread().interrupt();
                 }
             }
-            if ("ignore".equals(System.getProperty("vectorjce.cpuFeatures"))) {
+            if (Settings.IGNORE_CPU_FEATURES) {
                 // Test switch: behave as on a system that reports no CPU features (the probe decides).
                 return parse(null, null, System.getProperty("os.arch"));
             }

@@ -20,8 +20,8 @@ final class CbcMode extends Mode {
     private BlockKernel.StreamEngine encEngine, decEngine;
     private boolean noEngine;
 
-    CbcMode(BlockKernel kernel) {
-        super(kernel);
+    CbcMode(BlockKernel kernel, ModeArithmetic ops) {
+        super(kernel, ops);
     }
 
     /**
@@ -113,7 +113,7 @@ final class CbcMode extends Mode {
     }
 
     private void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops(len);
+        ModeArithmetic ops = ops();
         byte[] c = chain;
         for (int i = 0; i < len; i += BLOCK) {
             ops.xor(in, inOff + i, c, 0, out, outOff + i, BLOCK);
@@ -123,7 +123,7 @@ final class CbcMode extends Mode {
     }
 
     private void decrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops(len);
+        ModeArithmetic ops = ops();
         byte[] scratch = this.scratch = scratch(this.scratch, len);
         while (len > 0) {
             int n = Math.min(len, scratch.length);

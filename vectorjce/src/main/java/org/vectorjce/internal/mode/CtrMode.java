@@ -21,8 +21,8 @@ final class CtrMode extends Mode {
     /** Set when the kernel runs the whole CTR stream itself (aes-jdk: SunJCE's intrinsic). */
     private final BlockKernel.StreamEngine whole;
 
-    CtrMode(BlockKernel kernel) {
-        super(kernel);
+    CtrMode(BlockKernel kernel, ModeArithmetic ops) {
+        super(kernel, ops);
         this.whole = kernel.ctrEngine();
     }
 
@@ -53,7 +53,7 @@ final class CtrMode extends Mode {
             whole.process(in, inOff, out, outOff, len);
             return;
         }
-        ModeArithmetic ops = ops(len);
+        ModeArithmetic ops = ops();
         if (scratch == null || scratch.length < Math.min(len, CHUNK_BLOCKS * BLOCK)) {
             scratch = scratch(scratch, len);
             keyStream = scratch(keyStream, len);

@@ -27,8 +27,8 @@ final class LrwMode extends TweakedMode {
     /** The chunk's starting tweak state, for the second XOR pass. */
     private final long[] chunkStart = new long[4];
 
-    LrwMode(BlockKernel kernel, byte[] k2) {
-        super(kernel);
+    LrwMode(BlockKernel kernel, byte[] k2, ModeArithmetic ops) {
+        super(kernel, ops);
         mulinc = ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(k2, 0), (long) ModeArithmetic.BE64.get(k2, 8));
     }
 
@@ -67,7 +67,7 @@ final class LrwMode extends TweakedMode {
 
     @Override
     public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops(len);
+        ModeArithmetic ops = ops();
         byte[] work = this.work = scratch(this.work, len);
         while (len > 0) {
             int n = Math.min(len, work.length);
@@ -107,7 +107,7 @@ final class LrwMode extends TweakedMode {
     @Override
     void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks, int chunkOff, boolean first) {
         System.arraycopy(unitStates, 4 * u, unitState, 0, 4);
-        ops(16 * blocks).lrwXor(unitState, mulinc, src, srcOff, dst, dstOff, blocks);
+        ops().lrwXor(unitState, mulinc, src, srcOff, dst, dstOff, blocks);
     }
 
     @Override

@@ -19,12 +19,13 @@ public abstract class Mode {
     static final int CHUNK_BLOCKS = 1024;
 
     final BlockKernel kernel;
-    /** Bytes through the arithmetic not yet added to the JVM's count. */
-    private int counted;
+    /** The XOR, counter and tweak passes, chosen with the kernel from the provider's settings. */
+    private final ModeArithmetic ops;
     boolean encrypt;
 
-    Mode(BlockKernel kernel) {
+    Mode(BlockKernel kernel, ModeArithmetic ops) {
         this.kernel = kernel;
+        this.ops = ops;
     }
 
     /** The registry name of the kernel that computes this mode's blocks (never key material). */
@@ -35,16 +36,17 @@ public abstract class Mode {
     /**
      * A new mode over kernels from {@code f}: {@code name} is ECB, CBC, CTR, XTS or LRW and
      * {@code key} the whole key in that mode's layout (checked by the caller): XTS K1 ‖ K2, LRW the
-     * cipher key ‖ the 16-byte K2. The caller wipes {@code key}.
+     * cipher key ‖ the 16-byte K2; {@code ops} the arithmetic its passes run on. The caller wipes
+     * {@code key}.
      */
-    public static Mode create(String name, byte[] key, KernelFactory f) {
+    public static Mode create(String name, byte[] key, KernelFactory f, ModeArithmetic ops) {
         switch (name) {
             case "XTS": {
                 int half = key.length / 2;
                 byte[] k1 = Arrays.copyOfRange(key, 0, half);
                 byte[] k2 = Arrays.copyOfRange(key, half, key.length);
                 try {
-                    return new XtsMode(f.create(k1), Kernels.forSingleBlocks(f).create(k2));
+                    return new XtsMode(f.create(k1), Kernels.forSingleBlocks(f).create(k2), ops);
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
@@ -54,40 +56,24 @@ public abstract class Mode {
                 byte[] k1 = Arrays.copyOfRange(key, 0, key.length - BLOCK);
                 byte[] k2 = Arrays.copyOfRange(key, key.length - BLOCK, key.length);
                 try {
-                    return new LrwMode(f.create(k1), k2);
+                    return new LrwMode(f.create(k1), k2, ops);
                 } finally {
                     Arrays.fill(k1, (byte) 0);
                     Arrays.fill(k2, (byte) 0);
                 }
             }
             case "CBC":
-                return new CbcMode(f.create(key));
+                return new CbcMode(f.create(key), ops);
             case "CTR":
-                return new CtrMode(f.create(key));
+                return new CtrMode(f.create(key), ops);
             default:
-                return new Ecb(f.create(key));
+                return new Ecb(f.create(key), ops);
         }
     }
 
-    /** The mode arithmetic serving now (see {@link ModeArithmetics}), for calls not counted. */
+    /** The mode's arithmetic. */
     final ModeArithmetic ops() {
-        return ModeArithmetics.serving();
-    }
-
-    /**
-     * {@link #ops()} for a call that runs {@code bytes} through it: counted here and added to the
-     * JVM's count every {@link ModeArithmetics#COUNT_STEP} bytes, so modes on several threads do
-     * not write one shared counter per call.
-     */
-    final ModeArithmetic ops(int bytes) {
-        long c = (long) counted + bytes;
-        if (c >= ModeArithmetics.COUNT_STEP) {
-            counted = 0;
-            ModeArithmetics.count(c);
-        } else {
-            counted = (int) c;
-        }
-        return ModeArithmetics.serving();
+        return ops;
     }
 
     /**
@@ -164,8 +150,8 @@ public abstract class Mode {
     }
 
     static final class Ecb extends Mode {
-        Ecb(BlockKernel kernel) {
-            super(kernel);
+        Ecb(BlockKernel kernel, ModeArithmetic ops) {
+            super(kernel, ops);
         }
 
         @Override

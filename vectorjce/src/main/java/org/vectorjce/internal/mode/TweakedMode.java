@@ -16,8 +16,8 @@ abstract class TweakedMode extends Mode {
      */
     byte[] work;
 
-    TweakedMode(BlockKernel kernel) {
-        super(kernel);
+    TweakedMode(BlockKernel kernel, ModeArithmetic ops) {
+        super(kernel, ops);
     }
 
     /** Computes the first tweak of each of {@code count} units from their IVs ({@code ivs[16 u ..]}). */

@@ -33,8 +33,8 @@ public final class XtsMode extends TweakedMode {
     private final byte[] pp = new byte[BLOCK];
     private final byte[] full = new byte[BLOCK];
 
-    XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel) {
-        super(dataKernel);
+    XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, ModeArithmetic ops) {
+        super(dataKernel, ops);
         this.tweakKernel = tweakKernel;
     }
 
@@ -82,7 +82,7 @@ public final class XtsMode extends TweakedMode {
         // Linux xts.c shape: tweak XOR, one multi-block ECB call, tweak XOR. The first pass
         // generates the tweaks (in vector lanes) and saves them; the second reads them back,
         // which is faster than generating them again, most of all for one sector per init.
-        ModeArithmetic ops = ops(len);
+        ModeArithmetic ops = ops();
         byte[] work = this.work = scratch(this.work, len);
         byte[] tw = savedTweaks = scratch(savedTweaks, len);
         while (len > 0) {
@@ -122,7 +122,7 @@ public final class XtsMode extends TweakedMode {
     @Override
     void unitXor(int u, byte[] src, int srcOff, byte[] dst, int dstOff, int blocks, int chunkOff, boolean first) {
         setUnitTweak(u);
-        ops(16 * blocks).xtsXorSave(unitTweak, src, srcOff, dst, dstOff, blocks, savedTweaks, chunkOff);
+        ops().xtsXorSave(unitTweak, src, srcOff, dst, dstOff, blocks, savedTweaks, chunkOff);
     }
 
     /** Second pass: the saved tweaks of the whole chunk, one XOR call. */

@@ -48,15 +48,11 @@ import org.vectorjce.internal.twofish.TwofishTable;
  *       store and a load per vector between steps, and the segment accesses' checks.</li>
  *   <li><b>fused</b> ({@link TwofishVec512Fused}): the state in local vectors, four rounds per loop
  *       iteration, faster once C2 has it, but C1 refuses it at every tier, so it runs
- *       interpreted (a few MB/s) until C2 compiles it. Real calls reach it only after a warm-up
- *       thread has seen it compiled and fast.</li>
+ *       interpreted (a few MB/s) until C2 compiles it. By default real calls reach it only after
+ *       an explicit {@code VectorJce.warmUp()}.</li>
  * </ul>
  * No method of either takes or returns a vector: a helper that C2 does not inline boxes every
- * vector crossing its boundary. bench/results/2026-12-01-0115-twofish-16way-experiments.md has
- * split shapes tried and why none was kept.
- *
- * <p>Speed, 8 KiB messages on the build machine's AVX-512 VBMI, against {@code twofish-table-2way}
- * in the same minutes: see docs/performance.md (the 16-way rows) and their results files.
+ * vector crossing its boundary. Its speed against {@code twofish-table-2way}: docs/performance.md.
  */
 public final class TwofishVec512 extends TwofishBatchKernel {
     /** Registry name. */
@@ -189,11 +185,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      * padded into one (a whole batch's time, even for one block), so no block ever reaches the
      * fallback's table lookups.
      */
-    TwofishVec512(byte[] key, boolean padAll) {
-        this(key, padAll, Twofish16Path.forcedByProperty());
-    }
-
-    private TwofishVec512(byte[] key, boolean padAll, int path) {
+    TwofishVec512(byte[] key, boolean padAll, int path) {
         super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
         this.path = path;
         fillTables();
@@ -205,8 +197,8 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      */
     private final byte[] tab = new byte[TABLE_BYTES];
     private static final int TABLE_BYTES = 12 * 256;
-    /** {@link Twofish16Path#AUTO}, {@code FUSED} or {@code SPLIT}: {@value Twofish16Path#PROPERTY} at key set-up. */
-    private int path;
+    /** {@link Twofish16Path#AUTO}, {@code SPLIT} or {@code FUSED}: the provider's {@code twofish16.path}. */
+    private final int path;
 
     /**
      * Any key length: the scalar schedule is re-keyed in place ({@link #k} is its array) and the
@@ -214,7 +206,6 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      */
     @Override
     public boolean rekey(byte[] key) {
-        path = Twofish16Path.forcedByProperty(); // first: a bad value fails before anything changes
         fallback.rekey(key);
         slots.fill((byte) 0); // the last batch's state and planes under the old key
         fillTables();
@@ -263,12 +254,9 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     /** Encrypts {@code batches} × 32 blocks. */
     @Override
     void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        if (Twofish16Path.ENCRYPT.fused(path)) {
+        if (Twofish16Path.fused(path, true)) {
             TwofishVec512Fused.encrypt(tab, k, in, inOff, out, outOff, batches);
             return;
-        }
-        if (path == Twofish16Path.AUTO) {
-            Twofish16Path.ENCRYPT.countSplit(batches);
         }
         splitEncrypt(in, inOff, out, outOff, batches);
     }
@@ -276,12 +264,9 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     /** Decrypts {@code batches} × 32 blocks, on the path {@link Twofish16Path} says. */
     @Override
     void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        if (Twofish16Path.DECRYPT.fused(path)) {
+        if (Twofish16Path.fused(path, false)) {
             TwofishVec512Fused.decrypt(tab, k, in, inOff, out, outOff, batches);
             return;
-        }
-        if (path == Twofish16Path.AUTO) {
-            Twofish16Path.DECRYPT.countSplit(batches);
         }
         splitDecrypt(in, inOff, out, outOff, batches);
     }
@@ -536,65 +521,40 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     }
 
     /**
-     * The warm-up's timed calls ({@link Twofish16Path}): a kernel of its own on a fixed dummy key
-     * (nothing secret), 8 KiB buffers, split and fused code called directly whatever the flags say.
+     * The warm-up of {@link Twofish16Path}: {@code batches} one-batch calls of the fused code on a
+     * kernel of its own with a fixed dummy key (nothing secret), then whether 8 KiB through the
+     * fused code equals the split code's output.
      */
-    static Twofish16Path.Probe warmUpProbe(boolean encrypt) {
+    static boolean warmUpFused(boolean encrypt, int batches) {
         byte[] key = new byte[16];
         for (int i = 0; i < key.length; i++) {
             key[i] = (byte) (0x5a + 17 * i);
         }
         TwofishVec512 kernel = new TwofishVec512(key, false, Twofish16Path.SPLIT);
-        int batches = Twofish16Path.CALL_BYTES / (16 * WAY);
-        byte[] buf = new byte[Twofish16Path.CALL_BYTES];
+        byte[] buf = new byte[8192], ref = new byte[8192];
         for (int i = 0; i < buf.length; i++) {
             buf[i] = (byte) (i * 31 + (i >> 8));
         }
-        return new Twofish16Path.Probe() {
-            @Override
-            public long split() {
-                long t0 = System.nanoTime();
-                if (encrypt) {
-                    kernel.splitEncrypt(buf, 0, buf, 0, batches);
-                } else {
-                    kernel.splitDecrypt(buf, 0, buf, 0, batches);
-                }
-                return System.nanoTime() - t0;
-            }
+        for (int i = 0; i < batches; i++) {
+            fused(kernel, encrypt, buf, buf, 1);
+        }
+        int n = buf.length / (16 * WAY);
+        if (encrypt) {
+            kernel.splitEncrypt(buf, 0, ref, 0, n);
+        } else {
+            kernel.splitDecrypt(buf, 0, ref, 0, n);
+        }
+        fused(kernel, encrypt, buf, buf, n);
+        boolean equal = java.util.Arrays.equals(ref, buf);
+        kernel.destroy();
+        return equal;
+    }
 
-            @Override
-            public long fused() {
-                long t0 = System.nanoTime();
-                fused(batches, buf, buf);
-                return System.nanoTime() - t0;
-            }
-
-            private void fused(int n, byte[] in, byte[] out) {
-                if (encrypt) {
-                    TwofishVec512Fused.encrypt(kernel.tab, kernel.k, in, 0, out, 0, n);
-                } else {
-                    TwofishVec512Fused.decrypt(kernel.tab, kernel.k, in, 0, out, 0, n);
-                }
-            }
-
-            @Override
-            public void prime(int calls) {
-                for (int i = 0; i < calls; i++) {
-                    fused(1, buf, buf);
-                }
-            }
-
-            @Override
-            public boolean fusedEqualsSplit() {
-                byte[] ref = new byte[buf.length], alt = new byte[buf.length];
-                if (encrypt) {
-                    kernel.splitEncrypt(buf, 0, ref, 0, batches);
-                } else {
-                    kernel.splitDecrypt(buf, 0, ref, 0, batches);
-                }
-                fused(batches, buf, alt);
-                return java.util.Arrays.equals(ref, alt);
-            }
-        };
+    private static void fused(TwofishVec512 kernel, boolean encrypt, byte[] in, byte[] out, int n) {
+        if (encrypt) {
+            TwofishVec512Fused.encrypt(kernel.tab, kernel.k, in, 0, out, 0, n);
+        } else {
+            TwofishVec512Fused.decrypt(kernel.tab, kernel.k, in, 0, out, 0, n);
+        }
     }
 }

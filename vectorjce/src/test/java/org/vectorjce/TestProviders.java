@@ -1,0 +1,82 @@
+package org.vectorjce;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The provider instances the tests make their ciphers from: one per forced kernel, configured
+ * with {@code kernel.aes=NAME} or {@code kernel.twofish=NAME} on top of the landscape's defaults
+ * (the surefire execution's {@code -Dvectorjce.*} properties), so no test changes a system
+ * property. {@link #current} is what a test that forces a kernel for a while uses; it is one
+ * value for the whole JVM (the suite runs its tests one at a time), so threads a test starts see
+ * it too.
+ */
+public final class TestProviders {
+    /** The provider with this JVM's defaults. */
+    public static final VectorJceProvider BASE = new VectorJceProvider();
+
+    private static final Map<String, VectorJceProvider> BY_KERNEL = new ConcurrentHashMap<>();
+    private static volatile VectorJceProvider current = BASE;
+
+    private TestProviders() {
+    }
+
+    /** The provider a test's ciphers come from now: {@link #BASE}, or one with a forced kernel. */
+    public static VectorJceProvider current() {
+        return current;
+    }
+
+    /** The provider (made once) whose {@code algorithm} keys get {@code kernel}, on top of {@link #BASE}. */
+    public static VectorJceProvider withKernel(String algorithm, String kernel) {
+        return BY_KERNEL.computeIfAbsent(algorithm + "=" + kernel,
+                k -> (VectorJceProvider) BASE.configure("kernel." + algorithm.toLowerCase(Locale.ROOT) + "=" + kernel));
+    }
+
+    /** Makes {@link #current} the provider of {@code kernel} until {@link #reset}. */
+    public static void force(String algorithm, String kernel) {
+        current = withKernel(algorithm, kernel);
+    }
+
+    /** Makes {@link #current} {@link #BASE} again. */
+    public static void reset() {
+        current = BASE;
+    }
+
+    /** Runs {@code body} with {@link #current} forced to {@code kernel}, then restores it. */
+    public static <T> T withKernel(String algorithm, String kernel, Supplier<T> body) {
+        VectorJceProvider previous = current;
+        current = withKernel(algorithm, kernel);
+        try {
+            return body.get();
+        } finally {
+            current = previous;
+        }
+    }
+
+    /** The internal settings of {@code p}, rebuilt from its public {@code settings()}. */
+    public static org.vectorjce.internal.kernel.Settings settingsOf(VectorJceProvider p) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> e : p.settings().entrySet()) {
+            b.append(e.getKey()).append('=').append(e.getValue()).append(' ');
+        }
+        return org.vectorjce.internal.kernel.Settings.BUILT_IN.apply(b.toString());
+    }
+
+    /** A {@link Runnable} that may throw. */
+    public interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    /** {@link #withKernel(String, String, Supplier)} for a body that may throw. */
+    public static void run(String algorithm, String kernel, ThrowingRunnable body) throws Exception {
+        VectorJceProvider previous = current;
+        current = withKernel(algorithm, kernel);
+        try {
+            body.run();
+        } finally {
+            current = previous;
+        }
+    }
+}
