@@ -40,6 +40,19 @@ public class FreshJvm {
         }
         long all = System.nanoTime() - t0;
         System.out.printf("first GiB %.3f s, all %d GiB %.3f s; per 256 MiB:%s; arithmetic at the end: %s%n",
-                firstGiB / 1e9, quarters / 4, all / 1e9, per, new org.vectorjce.VectorJceProvider().arithmetic());
+                firstGiB / 1e9, quarters / 4, all / 1e9, per, arithmetic());
+    }
+
+    /** What serves: the provider's arithmetic(), or on an older jar its ModeArithmetics.describe(). */
+    static String arithmetic() {
+        try {
+            return (String) VectorJceProvider.class.getMethod("arithmetic").invoke(new VectorJceProvider());
+        } catch (ReflectiveOperationException e) {
+            try {
+                return (String) Class.forName("org.vectorjce.internal.mode.ModeArithmetics").getMethod("describe").invoke(null);
+            } catch (ReflectiveOperationException | RuntimeException f) {
+                return "?";
+            }
+        }
     }
 }
