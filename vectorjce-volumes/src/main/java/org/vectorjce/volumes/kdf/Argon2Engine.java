@@ -42,16 +42,14 @@ final class Argon2Engine {
     private static final Argon2Kernel VECTOR = loadVector();
     /**
      * Work (memory KiB x passes) from which {@link Argon2.Compression#AUTO} takes the vector
-     * compression. Below, the JIT's compiling of the vector code (its first calls run uncompiled,
-     * far slower than the scalar code) is more than the vector code saves.
+     * compression: 8 GiB-passes. Its first calls run uncompiled (each vector a heap object, far
+     * slower than the scalar code) until C2 has compiled it, and that start costs more than its
+     * compiled speed wins back over a key slot of cryptsetup's default cost in a fresh JVM (see
+     * docs/performance.md and bench/unlock.sh); the scalar code reaches C2 within the first slice.
+     * Counting calls toward the JIT's thresholds first ({@link Argon2Kernel#countCalls}) made it
+     * slower still.
      */
-    static final long VECTOR_MIN_WORK = 1L << 18;
-    /**
-     * Calls of each of the vector compression's methods that return at once, made on the caller's
-     * thread before the first block ({@link Argon2Kernel#countCalls}): the JIT counts calls, so
-     * they queue the compilations before the real calls run uncompiled.
-     */
-    static final int PRIMING_CALLS = 0;
+    static final long VECTOR_MIN_WORK = 8L << 20;
 
     private final int type;
     private final int passes;
@@ -149,9 +147,6 @@ final class Argon2Engine {
         byte[] block = new byte[1024];
         try {
             initialHash(h0, type, password, salt, secret, associated, passes, memoryKib, lanes, out.length);
-            if (kernel != null && PRIMING_CALLS > 0) {
-                kernel.countCalls(PRIMING_CALLS);
-            }
             e.fill(parallel, executor, stop, h0);
             long[] last = new long[WORDS];
             for (int l = 0; l < lanes; l++) {

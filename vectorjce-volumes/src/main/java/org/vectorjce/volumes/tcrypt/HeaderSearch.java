@@ -21,7 +21,10 @@ import org.vectorjce.volumes.kdf.Workers;
  * Walks the (KDF row × cipher chain) table for one 512-byte header sector, as cryptsetup's
  * {@code TCRYPT_init_hdr} does, but on all cores: each KDF row derives its header key once and
  * every chain is tried on it, and the first header that decrypts (magic and both CRC32s) wins and
- * cancels the rest.
+ * stops the rest. The trials run on the caller's thread and helpers started for the search (or
+ * tasks on the caller's {@code Executor}), taking the next trial from one priority queue; a KDF
+ * still running when the search ends stops within 4096 iterations (Argon2: at its next slice), and
+ * {@link #search} returns only once every helper has left.
  *
  * <p>The unit of work is one PBKDF2 block (PBKDF2's output blocks are independent, RFC 8018
  * section 5.2), not one row: a chain is tried as soon as the blocks holding the key bytes it
@@ -32,16 +35,15 @@ import org.vectorjce.volumes.kdf.Workers;
  * them (block index × the row's cost per block), so TrueCrypt's 1000-iteration rows come before
  * VeraCrypt's other 500,000-iteration blocks, ties by the table's row order; Argon2id (one
  * indivisible derivation, hundreds of MiB) runs last. Run first, TrueCrypt's rows would take
- * about 0.3 s of both cores from an unhinted VeraCrypt open in a fresh JVM (five hashes and some
+ * both cores from an unhinted VeraCrypt open in a fresh JVM for a while (five hashes and some
  * thirty chains run cold, and their JIT compilation takes the cores); after those three VeraCrypt
- * blocks, an unhinted TrueCrypt open waits for them instead
- * ({@code bench/results/2026-12-01-1430-tcrypt-search-notes.md}).
+ * blocks, an unhinted TrueCrypt open waits for them instead.
  * Chains are tried in the table's order, AES-XTS first. A row's first blocks are those of the
  * table's first chain given (XTS with one cipher, the usual volume: 64 bytes); the rest, which
  * only cascades read, are queued when those have been tried and opened nothing, not on
  * speculation: a block derived beside the first ones slows them (on two cores it takes the core
- * the JIT compiler needs in a fresh JVM; measured 0.6 s against 1.0 s for a hinted SHA-512 open
- * of an AES volume), while the trials of the other rows keep the cores busy when there are several.
+ * the JIT compiler needs in a fresh JVM, and made a hinted SHA-512 open of an AES volume slower),
+ * while the trials of the other rows keep the cores busy when there are several.
  */
 final class HeaderSearch {
     /** What opened: the row, the chain and the decrypted header. */
@@ -305,10 +307,9 @@ final class HeaderSearch {
 
     /**
      * Rough time of one PBKDF2 block of {@code k}, for ordering only: iterations × the hash's
-     * time per iteration relative to SHA-512's, for a first 500,000-iteration block in a fresh JVM
-     * here (JDK SHA-2 intrinsics; the own Whirlpool; Bouncy Castle's BLAKE2s, RIPEMD-160 and
-     * Streebog: 0.35, 0.48, 0.84, 0.65, 0.74 and 4.5 s for SHA-256, SHA-512, Whirlpool, BLAKE2s,
-     * RIPEMD-160 and Streebog).
+     * time per iteration relative to SHA-512's, as measured for a first block in a fresh JVM (JDK
+     * SHA-2 intrinsics; the module's own Whirlpool; Bouncy Castle's BLAKE2s, RIPEMD-160 and
+     * Streebog).
      */
     private static double cost(Kdf k, int pim) {
         double f = switch (k.hash()) {
