@@ -1,32 +1,34 @@
 package org.vectorjce.volumes.kdf;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 
 /**
- * Argon2i and Argon2id, version 0x13, as RFC 9106 defines them, with the lanes of each slice run on
- * threads (section 3.4: the lanes of one slice are independent; all meet at the slice's end).
+ * Argon2i and Argon2id, version 0x13, as RFC 9106 defines them, with the lanes of each slice run in
+ * parallel (section 3.4: the lanes of one slice are independent; all meet at the slice's end) on
+ * the caller's thread and helpers started for the call or taken from the caller's
+ * {@link Executor} ({@link Workers}); none outlives the call, and with one lane or one thread
+ * everything runs on the caller's thread.
  *
  * <p>Why not Bouncy Castle's generator: it runs the lanes one after another, so a LUKS2 key slot
  * that cryptsetup derives on two cores in two seconds takes twice as long. The compression function
  * G has two implementations: {@code Argon2Vector256} (the jar's Java 25 part, on
- * {@code jdk.incubator.vector}, 4 x 64-bit lanes), used when the JVM runs with
+ * {@code jdk.incubator.vector}, 4 x 64-bit lanes), available when the JVM runs with
  * {@code --add-modules jdk.incubator.vector} and its vectors for longs are at least 256 bits wide
- * (AVX2, AVX-512) unless {@code -Dvectorjce.argon2=scalar}; otherwise the scalar one here, written
- * out on local variables (section 3.5, BlaMka with its 32x32-bit products), which C2 keeps in
- * registers. {@link #kernel()} says which runs. BLAKE2b for H0 and H' is {@link Blake2b}.
+ * (AVX2, AVX-512); and the scalar one here, written out on local variables (section 3.5, BlaMka with
+ * its 32x32-bit products), which C2 keeps in registers. Which one a derivation runs is chosen once,
+ * before its first block ({@link #kernelFor}: the caller's {@link Argon2.Compression} and whether
+ * this JVM has the vector one), and never changes during it. BLAKE2b for H0 and H' is
+ * {@link Blake2b}.
  *
  * <p>Memory is one {@code long[]} (128 words per 1 KiB block) for each segment of each lane,
  * allocated (and so zeroed and first touched) by the thread that fills the segment in the first
  * pass, so that both the page faults and the JVM's zeroing are spread over the threads; it is
- * zeroed after use on the same threads, and the per-segment work blocks are zeroed too. The
- * caller bounds the parameters (see {@link Argon2#checkParameters}); this class only checks the
- * RFC's own limits.
+ * zeroed after use, in parallel too, and the per-segment work blocks are zeroed as well. The caller
+ * bounds the parameters (see {@link Argon2#checkParameters}); this class only checks the RFC's own
+ * limits.
  */
 final class Argon2Engine {
     static final int ARGON2_D = 0;
@@ -36,35 +38,26 @@ final class Argon2Engine {
     private static final int SYNC_POINTS = 4;
     private static final int WORDS = 128;
     private static final int ADDRESSES_IN_BLOCK = 128;
-    /** The vector compression, or null for the scalar one here. */
+    /** The vector compression, or null when this JVM cannot run it (a fact of the JVM and CPU). */
     private static final Argon2Kernel VECTOR = loadVector();
     /**
-     * Work (memory KiB x passes) from which derive uses the vector compression: 1 GiB-pass. Below,
-     * its warm-up (about 0.5 s in a fresh JVM on two cores before the lanes switch to it, the JIT's
-     * compiles competing with them) costs more than it saves (about 0.1 s a GiB-pass on two cores).
+     * Work (memory KiB x passes) from which {@link Argon2.Compression#AUTO} takes the vector
+     * compression: 8 GiB-passes. Its first calls run uncompiled (each vector a heap object, far
+     * slower than the scalar code) until C2 has compiled it, and that start costs more than its
+     * compiled speed wins back over a key slot of cryptsetup's default cost in a fresh JVM (see
+     * docs/performance.md and bench/unlock.sh); the scalar code reaches C2 within the first slice.
+     * Counting calls toward the JIT's thresholds first ({@link Argon2Kernel#countCalls}) made it
+     * slower still.
      */
-    static final long VECTOR_MIN_WORK = 1L << 20;
-    /** Calls of each inner method a warm-up round, beside one real compression (see {@link #warmUp}). */
-    private static final int WARM_CALLS = 512;
-    /** A real compression under this many ns: compiled (C2 about 0.2 us; uncompiled, tens of us). */
-    private static final int WARM_NANOS = 1000;
-    /** Rounds (a millisecond or more each) after which the warm-up gives up; the lanes stay scalar. */
-    private static final int WARM_MAX_ROUNDS = 5000;
+    static final long VECTOR_MIN_WORK = 8L << 20;
 
     private final int type;
     private final int passes;
     private final int lanes;
     private final int laneLength;
     private final int segmentLength;
-    /** The vector compression this derivation uses, or null for the scalar one. */
+    /** The compression this derivation runs: the vector one, or null for the scalar one here. */
     private final Argon2Kernel kernel;
-    /**
-     * The compression the lanes run at their next block: {@code kernel}, or null (scalar) until the
-     * warm-up has seen {@code kernel} compiled.
-     */
-    private volatile Argon2Kernel live;
-    /** Set when the passes are over: a warm-up still running stops. */
-    private volatile boolean finished;
     /**
      * One array per segment of each lane ({@code memory[lane][slice]}), allocated (and so zeroed
      * and first touched) by the thread that fills that segment in the first pass.
@@ -84,8 +77,7 @@ final class Argon2Engine {
     }
 
     private static Argon2Kernel loadVector() {
-        if ("scalar".equals(System.getProperty("vectorjce.argon2"))
-                || !ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+        if (!ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
             return null;
         }
         try {
@@ -97,44 +89,65 @@ final class Argon2Engine {
         }
     }
 
-    /** The vector compression this JVM runs, or null (the tests compare it with the scalar one). */
+    /** The vector compression this JVM can run, or null (the tests compare it with the scalar one). */
     static Argon2Kernel vectorKernel() {
         return VECTOR;
     }
 
-    /** The compression derive uses from {@link #VECTOR_MIN_WORK}: {@code argon2-vec256} or {@code scalar}. */
+    /**
+     * The compression a derivation of {@code work} (memory KiB x passes) runs under {@code c}: the
+     * vector one (never when this JVM lacks it) or null for the scalar one.
+     */
+    static Argon2Kernel kernelFor(Argon2.Compression c, long work) {
+        return switch (c) {
+            case SCALAR -> null;
+            case VECTOR -> VECTOR;
+            case AUTO -> work >= VECTOR_MIN_WORK ? VECTOR : null;
+        };
+    }
+
+    /** The name of the compression {@code c} takes for large work: {@code argon2-vec256} or {@code scalar}. */
+    static String kernel(Argon2.Compression c) {
+        Argon2Kernel k = kernelFor(c, Long.MAX_VALUE);
+        return k == null ? "scalar" : k.name();
+    }
+
+    /** {@link #kernel(Argon2.Compression)} under the default setting ({@link Argon2.Compression#DEFAULT}). */
     static String kernel() {
-        return VECTOR == null ? "scalar" : VECTOR.name();
+        return kernel(Argon2.Compression.DEFAULT);
     }
 
     /**
      * Fills {@code out} with the Argon2 tag of {@code password} and {@code salt} ({@code secret} and
-     * {@code associated} may be empty), running at most {@code threads} lanes at once.
+     * {@code associated} may be empty), running at most {@code threads} lanes at once, on the
+     * compression {@link Argon2.Compression#DEFAULT} chooses and helper threads of this call.
      */
     static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
             int memoryKib, int lanes, byte[] out, int threads) {
-        boolean vector = VECTOR != null && (long) memoryKib * passes >= VECTOR_MIN_WORK;
         derive(type, password, salt, secret, associated, passes, memoryKib, lanes, out, threads,
-                vector ? VECTOR : null, vector);
+                kernelFor(Argon2.Compression.DEFAULT, (long) memoryKib * passes), null, null);
     }
 
     /**
      * {@link #derive(int, byte[], byte[], byte[], byte[], int, int, int, byte[], int)} on the given
-     * compression ({@code null}: the scalar one), run first on a work block until it is compiled
-     * when {@code warmUp}.
+     * compression ({@code null}: the scalar one), its helpers on {@code executor} (null: threads
+     * started for this call). Stops with {@link CancellationException} at the next slice once
+     * {@code stop} (may be null) says so or the calling thread is interrupted.
      */
     static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
-            int memoryKib, int lanes, byte[] out, int threads, Argon2Kernel kernel, boolean warmUp) {
+            int memoryKib, int lanes, byte[] out, int threads, Argon2Kernel kernel, Executor executor,
+            BooleanSupplier stop) {
         if (type < ARGON2_D || type > ARGON2_ID || passes < 1 || lanes < 1 || lanes > 0xFFFFFF
                 || memoryKib < 8 * lanes || out.length < 4 || salt.length < 8) {
             throw new IllegalArgumentException("Argon2 parameters outside RFC 9106's ranges");
         }
         Argon2Engine e = new Argon2Engine(type, passes, memoryKib, lanes, kernel);
+        int parallel = Math.max(1, Math.min(threads, lanes));
         byte[] h0 = new byte[64 + 8];
         byte[] block = new byte[1024];
         try {
             initialHash(h0, type, password, salt, secret, associated, passes, memoryKib, lanes, out.length);
-            e.fill(Math.max(1, Math.min(threads, lanes)), h0, warmUp && kernel != null);
+            e.fill(parallel, executor, stop, h0);
             long[] last = new long[WORDS];
             for (int l = 0; l < lanes; l++) {
                 long[] m = e.memory[l][SYNC_POINTS - 1];
@@ -152,7 +165,7 @@ final class Argon2Engine {
             Arrays.fill(last, 0);
             hashPrime(block, out);
         } finally {
-            e.wipe(Math.max(1, Math.min(threads, lanes)));
+            e.wipe(parallel, executor);
             Arrays.fill(h0, (byte) 0);
             Arrays.fill(block, (byte) 0);
         }
@@ -233,8 +246,8 @@ final class Argon2Engine {
         memory[lane][0] = m;
     }
 
-    /** Zeroes every lane, on the threads that filled them. */
-    private void wipe(int threads) {
+    /** Zeroes every lane (in parallel, as they were filled). */
+    private void wipe(int threads, Executor executor) {
         Runnable[] tasks = new Runnable[lanes];
         for (int lane = 0; lane < lanes; lane++) {
             final long[][] m = memory[lane];
@@ -246,56 +259,32 @@ final class Argon2Engine {
                 }
             };
         }
-        runAll(threads, tasks);
+        Workers.runAll(tasks, threads, executor, "vectorjce-argon2");
         for (long[][] m : memory) {
             Arrays.fill(m, null);
         }
     }
 
     /**
-     * Runs the passes. With {@code warmUp}, the lanes start on the scalar compression and a daemon
-     * thread of its own warms up the vector one beside them; each lane switches to it at its next
-     * block once the warm-up has seen it compiled (the two compute the same G, so the tag is the
-     * same wherever the switch falls).
+     * Runs the passes, slice by slice, the lanes of each slice in parallel; checks {@code stop}
+     * and the caller's interrupt before each slice.
      */
-    private void fill(int threads, byte[] h0, boolean warmUp) {
-        if (warmUp && kernel != null) {
-            Thread w = new Thread(() -> {
-                try {
-                    if (warmUp(kernel)) {
-                        live = kernel;
-                    }
-                } catch (RuntimeException | Error e) {
-                    // no switch: the lanes finish on the scalar compression (nothing printed)
+    private void fill(int threads, Executor executor, BooleanSupplier stop, byte[] h0) {
+        Runnable[] segments = new Runnable[lanes];
+        for (int pass = 0; pass < passes; pass++) {
+            for (int slice = 0; slice < SYNC_POINTS; slice++) {
+                if (Thread.currentThread().isInterrupted() || stop != null && stop.getAsBoolean()) {
+                    throw new CancellationException("Argon2 stopped");
                 }
-            }, "vectorjce-argon2-warm-up");
-            w.setDaemon(true);
-            w.start();
-        } else {
-            live = kernel;
-        }
-        try {
-            Runnable[] first = new Runnable[lanes];
-            for (int lane = 0; lane < lanes; lane++) {
-                final int l = lane;
-                first[lane] = () -> {
-                    startLane(l, h0);
-                    segment(0, l, 0);
-                };
-            }
-            runAll(threads, first);
-            Runnable[] segments = new Runnable[lanes];
-            for (int pass = 0; pass < passes; pass++) {
-                for (int slice = pass == 0 ? 1 : 0; slice < SYNC_POINTS; slice++) {
-                    for (int lane = 0; lane < lanes; lane++) {
-                        final int p = pass, l = lane, sl = slice;
-                        segments[lane] = () -> segment(p, l, sl);
-                    }
-                    runAll(threads, segments);
+                for (int lane = 0; lane < lanes; lane++) {
+                    final int p = pass, l = lane, sl = slice;
+                    segments[lane] = p == 0 && sl == 0 ? () -> {
+                        startLane(l, h0);
+                        segment(0, l, 0);
+                    } : () -> segment(p, l, sl);
                 }
+                Workers.runAll(segments, threads, executor, "vectorjce-argon2");
             }
-        } finally {
-            finished = true;
         }
     }
 
@@ -311,121 +300,9 @@ final class Argon2Engine {
         }
     }
 
-    /**
-     * Runs the tasks on up to {@code threads} threads, the caller's among them, each taking every
-     * {@code threads}-th task, and waits for all.
-     */
-    private static void runAll(int threads, Runnable[] tasks) {
-        if (threads <= 1 || tasks.length == 1) {
-            for (Runnable t : tasks) {
-                t.run();
-            }
-            return;
-        }
-        int workers = Math.min(threads, tasks.length);
-        ExecutorService pool = POOL.get(workers);
-        List<Future<?>> done = new ArrayList<>(workers - 1);
-        for (int k = 1; k < workers; k++) {
-            final int first = k;
-            done.add(pool.submit(() -> runEvery(tasks, first, workers)));
-        }
-        Throwable failure = null;
-        try {
-            runEvery(tasks, 0, workers);
-        } catch (RuntimeException | Error e) {
-            failure = e;
-        }
-        boolean interrupted = false;
-        for (Future<?> f : done) {
-            while (true) {
-                try {
-                    f.get();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    if (failure == null) {
-                        failure = e.getCause();
-                    }
-                    break;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        if (failure instanceof Error) {
-            throw (Error) failure; // an OutOfMemoryError of a lane's allocation, above all
-        }
-        if (failure != null) {
-            throw failure instanceof RuntimeException ? (RuntimeException) failure
-                    : new IllegalStateException("Argon2 lane failed", failure);
-        }
-    }
-
-    private static void runEvery(Runnable[] tasks, int first, int step) {
-        for (int i = first; i < tasks.length; i += step) {
-            tasks[i].run();
-        }
-    }
-
-    /** Daemon worker threads shared by all derivations, as many as the widest call asked for minus one. */
-    private static final class Pool {
-        private ExecutorService pool;
-        private int size;
-
-        synchronized ExecutorService get(int threads) {
-            if (pool == null || size < threads - 1) {
-                if (pool != null) {
-                    pool.shutdown();
-                }
-                size = threads - 1;
-                pool = Executors.newFixedThreadPool(size, r -> {
-                    Thread t = new Thread(r, "vectorjce-argon2");
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
-            return pool;
-        }
-    }
-
-    private static final Pool POOL = new Pool();
-
     /** Work blocks of one segment: R, and for Argon2i/id the address, input and zero blocks. */
     private static long[][] scratch() {
         return new long[][] {new long[WORDS], new long[WORDS], new long[WORDS], new long[WORDS]};
-    }
-
-    /**
-     * Runs the vector compression on work blocks (no secrets) until C2 has compiled it, and says
-     * whether it did. Each round, a millisecond apart, makes {@value #WARM_CALLS} calls of each of
-     * its inner methods that return at once ({@link Argon2Kernel#countCalls}: the JIT's thresholds
-     * count calls, some thousands) and one real compression, timed: the JIT profiles the real calls,
-     * and C2 has compiled the whole when one takes under {@value #WARM_NANOS} ns (compiled, about
-     * 0.2 us; before, tens of us, each vector a heap object). Between rounds it sleeps, leaving the
-     * processors to the lanes and the compiler. It gives up after {@value #WARM_MAX_ROUNDS} rounds or
-     * when the passes are over (the lanes then never leave the scalar compression).
-     */
-    private boolean warmUp(Argon2Kernel k) {
-        long[] w = new long[3 * WORDS];
-        long[] r = new long[WORDS];
-        for (int round = 0; round < WARM_MAX_ROUNDS && !finished; round++) {
-            k.countCalls(WARM_CALLS);
-            long t0 = System.nanoTime();
-            // through the lanes' call site, so that its profile has seen both compressions
-            compress(k, w, 0, w, WORDS, w, 2 * WORDS, (round & 1) == 0, r);
-            long t = System.nanoTime() - t0;
-            if (t < WARM_NANOS) {
-                return true;
-            }
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                return false;
-            }
-        }
-        return false;
     }
 
     /**
@@ -455,7 +332,7 @@ final class Argon2Engine {
         boolean first = pass == 0 && slice == 0;
         int start = first ? 2 : 0;
         if (first && independent) {
-            nextAddresses(live, address, input, zero, r);
+            nextAddresses(kernel, address, input, zero, r);
         }
         long[][] lm = memory[lane];
         if (lm[slice] == null) {
@@ -489,8 +366,8 @@ final class Argon2Engine {
      */
     private void fillIndependent(Segment g, long[] m, int start, long[] pm, int prev, int adjust, long[] address,
             long[] input, long[] zero) {
+        Argon2Kernel k = kernel;
         for (int i = start; i < segmentLength; i++) {
-            Argon2Kernel k = live;
             if (i % ADDRESSES_IN_BLOCK == 0) {
                 nextAddresses(k, address, input, zero, g.r());
             }
@@ -503,8 +380,9 @@ final class Argon2Engine {
 
     /** As {@link #fillIndependent}, data-dependent: J1 and J2 from the previous block's first word. */
     private void fillDependent(Segment g, long[] m, int start, long[] pm, int prev, int adjust) {
+        Argon2Kernel k = kernel;
         for (int i = start; i < segmentLength; i++) {
-            block(live, g, m, i, pm, prev, pm[prev], adjust);
+            block(k, g, m, i, pm, prev, pm[prev], adjust);
             pm = m;
             prev = i * WORDS;
             adjust = 0;

@@ -18,8 +18,9 @@ interface Argon2Kernel {
 
     /**
      * Calls each of the methods {@link #compress} is made of {@code n} times with arguments that make
-     * them return at once: the JIT compiles a method after some thousands of calls, which the warm-up
-     * reaches this way without as many runs of the uncompiled code.
+     * them return at once: the JIT compiles a method after some thousands of calls, which the caller
+     * reaches this way before the first real call instead of through as many runs of the uncompiled
+     * code.
      */
     void countCalls(int n);
 }

@@ -1,6 +1,8 @@
 package org.vectorjce.volumes.kdf;
 
 import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * PBKDF2 (RFC 8018, section 5.2) with HMAC over any {@link HashAlgorithm}, on a password given as
@@ -31,7 +33,7 @@ public final class Pbkdf2 {
         if (hash == HashAlgorithm.WHIRLPOOL) {
             byte[] out = new byte[length];
             for (int block = 1, done = 0; done < length; block++, done += Whirlpool.LENGTH) {
-                byte[] t = Whirlpool.pbkdf2Block(password, salt, iterations, block);
+                byte[] t = Whirlpool.pbkdf2Block(password, salt, iterations, block, null);
                 System.arraycopy(t, 0, out, done, Math.min(t.length, length - done));
                 Arrays.fill(t, (byte) 0);
             }
@@ -54,11 +56,7 @@ public final class Pbkdf2 {
                 prf.doFinal(u, 0);
                 System.arraycopy(u, 0, t, 0, h);
                 for (long i = 1; i < iterations; i++) {
-                    prf.update(u, 0, h);
-                    prf.doFinal(u, 0);
-                    for (int j = 0; j < h; j++) {
-                        t[j] ^= u[j];
-                    }
+                    iteration(prf, u, t, h);
                 }
                 System.arraycopy(t, 0, out, done, Math.min(h, length - done));
             }
@@ -73,9 +71,8 @@ public final class Pbkdf2 {
      * One PBKDF2 iteration, U = PRF(U) and T ^= U: a method of its own so that a fresh JVM's JIT
      * compiles the HMAC by its call count, early, rather than only inside the loop's
      * on-stack-replacement compilation, and so that the loop's exit (never taken while the loop is
-     * profiled, so compiled as a trap) deoptimizes the small loop, not the HMAC in it. Measured
-     * in unhinted VeraCrypt opens ({@code bench/results/2026-12-01-1430-tcrypt-search-notes.md}): the
-     * SHA-256/SHA-512 HMAC reached C2 about 80 ms sooner, the open about 40 ms faster.
+     * profiled, so compiled as a trap) deoptimizes the small loop, not the HMAC in it. Both
+     * {@link #derive} (a LUKS digest or key slot) and {@link #block} (TrueCrypt's trials) run it.
      */
     private static void iteration(HashAlgorithm.Prf prf, byte[] u, byte[] t, int h) {
         prf.update(u, 0, h);
@@ -91,9 +88,19 @@ public final class Pbkdf2 {
      * independent, so a caller that needs only the first bytes derives only their blocks, and can
      * derive several on several threads (TrueCrypt and VeraCrypt headers: 192 bytes derived, of
      * which an AES-only chain uses 64). An interrupt of the calling thread stops the loop within
-     * 4096 iterations with {@link java.util.concurrent.CancellationException}.
+     * 4096 iterations with {@link CancellationException}.
      */
     public static byte[] block(HashAlgorithm hash, byte[] password, byte[] salt, long iterations, int index) {
+        return block(hash, password, salt, iterations, index, null);
+    }
+
+    /**
+     * {@link #block(HashAlgorithm, byte[], byte[], long, int)} that also stops, with
+     * {@link CancellationException} within 4096 iterations, once {@code stop} (may be null) says so:
+     * the other trials of a header search end this way when one has opened the header.
+     */
+    public static byte[] block(HashAlgorithm hash, byte[] password, byte[] salt, long iterations, int index,
+            BooleanSupplier stop) {
         if (iterations < 1 || iterations > MAX_ITERATIONS) {
             throw new IllegalArgumentException("PBKDF2 iterations " + iterations + " outside 1.." + MAX_ITERATIONS);
         }
@@ -101,7 +108,7 @@ public final class Pbkdf2 {
             throw new IllegalArgumentException("PBKDF2 block index " + index);
         }
         if (hash == HashAlgorithm.WHIRLPOOL) {
-            return Whirlpool.pbkdf2Block(password, salt, iterations, index);
+            return Whirlpool.pbkdf2Block(password, salt, iterations, index, stop);
         }
         HashAlgorithm.Prf prf = hash.newHmac(password);
         int h = prf.length();
@@ -114,8 +121,9 @@ public final class Pbkdf2 {
             prf.doFinal(u, 0);
             System.arraycopy(u, 0, t, 0, h);
             for (long i = 1; i < iterations; i++) {
-                if ((i & 4095) == 0 && Thread.currentThread().isInterrupted()) {
-                    throw new java.util.concurrent.CancellationException("PBKDF2 interrupted");
+                if ((i & 4095) == 0 && (Thread.currentThread().isInterrupted()
+                        || stop != null && stop.getAsBoolean())) {
+                    throw new CancellationException("PBKDF2 stopped");
                 }
                 iteration(prf, u, t, h);
             }

@@ -155,9 +155,10 @@ final class Whirlpool {
 
     /**
      * Block {@code index} of PBKDF2-HMAC-Whirlpool: what {@link Pbkdf2#block} returns for
-     * {@link HashAlgorithm#WHIRLPOOL}, with its interrupt check.
+     * {@link HashAlgorithm#WHIRLPOOL}, with its checks of the interrupt and of {@code stop} (may be null).
      */
-    static byte[] pbkdf2Block(byte[] password, byte[] salt, long iterations, int index) {
+    static byte[] pbkdf2Block(byte[] password, byte[] salt, long iterations, int index,
+            java.util.function.BooleanSupplier stop) {
         byte[] key = password.length > BLOCK ? hash(password) : password.clone();
         long[] ipad = new long[8], opad = new long[8], m = new long[8], u = new long[8], t = new long[8],
                 h = new long[8], pad = new long[8];
@@ -190,7 +191,8 @@ final class Whirlpool {
             compress(u, pad);
             System.arraycopy(u, 0, t, 0, 8);
             for (long i = 1; i < iterations; i++) {
-                if ((i & 4095) == 0 && Thread.currentThread().isInterrupted()) {
+                if ((i & 4095) == 0 && (Thread.currentThread().isInterrupted()
+                        || stop != null && stop.getAsBoolean())) {
                     throw new java.util.concurrent.CancellationException("PBKDF2 interrupted");
                 }
                 System.arraycopy(ipad, 0, h, 0, 8);

@@ -85,12 +85,12 @@ final class KeySlotWriter {
 
     // ---------------------------------------------------------------- LUKS1
 
-    static int addLuks1(Image header, Image data, byte[] vk, byte[] passphrase, KeySlotOptions o)
+    static int addLuks1(Image header, Image data, byte[] vk, byte[] passphrase, KeySlotOptions o, Settings set)
             throws IOException, VolumeException {
         Luks1Header h = Luks1Header.read(header, data);
         int slot = freeLuks1Slot(h, o.keySlot);
         KdfCost.Cost cost = KdfCost.luks1(o, h.hashSpec, h.keyBytes);
-        storeLuks1(header, h, slot, vk, passphrase, cost, o.rng());
+        storeLuks1(header, h, slot, vk, passphrase, cost, o.rng(), set);
         return slot;
     }
 
@@ -109,8 +109,8 @@ final class KeySlotWriter {
         wipe(header, s.keyMaterialSector() * Luks1Header.SECTOR, s.areaBytes(h.keyBytes), rnd);
     }
 
-    static int changeLuks1(Image header, Image data, int slot, byte[] vk, byte[] passphrase, KeySlotOptions o)
-            throws IOException, VolumeException {
+    static int changeLuks1(Image header, Image data, int slot, byte[] vk, byte[] passphrase, KeySlotOptions o,
+            Settings set) throws IOException, VolumeException {
         Luks1Header h = Luks1Header.read(header, data);
         if (slot < 0 || slot >= Luks1Header.SLOTS || !h.slots.get(slot).active()) {
             throw new VolumeException(slot < 0 || slot >= Luks1Header.SLOTS ? "Key slot " + slot
@@ -126,7 +126,7 @@ final class KeySlotWriter {
             fresh = freeLuks1Slot(h, -1);
         }
         KdfCost.Cost cost = KdfCost.luks1(o, h.hashSpec, h.keyBytes);
-        storeLuks1(header, h, fresh, vk, passphrase, cost, o.rng());
+        storeLuks1(header, h, fresh, vk, passphrase, cost, o.rng(), set);
         removeLuks1(header, data, slot, o.rng());
         return fresh;
     }
@@ -150,12 +150,12 @@ final class KeySlotWriter {
     }
 
     private static void storeLuks1(Image header, Luks1Header h, int slot, byte[] vk, byte[] passphrase,
-            KdfCost.Cost cost, SecureRandom rnd) throws IOException, VolumeException {
+            KdfCost.Cost cost, SecureRandom rnd, Settings set) throws IOException, VolumeException {
         Luks1Header.Slot s = h.slots.get(slot);
         long areaOffset = s.keyMaterialSector() * Luks1Header.SECTOR;
         header.check("LUKS1 key slot " + slot + " key material", areaOffset, s.areaBytes(h.keyBytes));
         HashAlgorithm hash = HashAlgorithm.forLuksName(h.hashSpec);
-        SectorCipher cipher = SectorCipher.parse(h.cipherName, h.cipherMode);
+        SectorCipher cipher = SectorCipher.parse(h.cipherName, h.cipherMode).using(set.provider());
         byte[] salt = new byte[32];
         rnd.nextBytes(salt);
         byte[] derived = Pbkdf2.derive(hash, passphrase, salt, cost.iterations(), h.keyBytes);
@@ -199,12 +199,12 @@ final class KeySlotWriter {
         return new L2(h, m, d);
     }
 
-    static int addLuks2(Image header, Image data, byte[] vk, byte[] passphrase, KeySlotOptions o)
+    static int addLuks2(Image header, Image data, byte[] vk, byte[] passphrase, KeySlotOptions o, Settings set)
             throws IOException, VolumeException {
         L2 l = readLuks2(header, data);
         int id = freeLuks2Id(l.m(), o.keySlot);
         long[] area = findArea(l, vk.length);
-        Stored st = prepareLuks2(l, vk, passphrase, o, area);
+        Stored st = prepareLuks2(l, vk, passphrase, o, area, set);
         try {
             JsonSplice j = new JsonSplice(l.h().json);
             j.insert(new String[] {"keyslots"}, String.valueOf(id), st.json());
@@ -256,8 +256,8 @@ final class KeySlotWriter {
         wipe(header, k.areaOffset(), k.areaSize(), rnd);
     }
 
-    static int changeLuks2(Image header, Image data, int slot, byte[] vk, byte[] passphrase, KeySlotOptions o)
-            throws IOException, VolumeException {
+    static int changeLuks2(Image header, Image data, int slot, byte[] vk, byte[] passphrase, KeySlotOptions o,
+            Settings set) throws IOException, VolumeException {
         L2 l = readLuks2(header, data);
         Luks2Metadata.Keyslot old = l.m().keyslots.get(slot);
         if (old == null) {
@@ -269,7 +269,7 @@ final class KeySlotWriter {
         } catch (VolumeException e) {
             throw new VolumeException(e.getMessage() + " beside the old one (a crash-safe change needs both)");
         }
-        Stored st = prepareLuks2(l, vk, passphrase, o, area);
+        Stored st = prepareLuks2(l, vk, passphrase, o, area, set);
         try {
             JsonSplice j = new JsonSplice(l.h().json);
             j.replace(new String[] {"keyslots", String.valueOf(slot)}, st.json());
@@ -340,23 +340,23 @@ final class KeySlotWriter {
     record Stored(String json, byte[] material) {
     }
 
-    private static Stored prepareLuks2(L2 l, byte[] vk, byte[] passphrase, KeySlotOptions o, long[] area)
-            throws VolumeException {
+    private static Stored prepareLuks2(L2 l, byte[] vk, byte[] passphrase, KeySlotOptions o, long[] area,
+            Settings set) throws VolumeException {
         String enc = l.m().segment().encryption();
         KdfCost.Cost cost = KdfCost.luks2(o, vk.length);
-        return luks2Slot(vk, passphrase, enc, o.hash, cost, area, o.rng());
+        return luks2Slot(vk, passphrase, enc, o.hash, cost, area, o.rng(), set);
     }
 
     /** The JSON of a {@code luks2} key slot with its area at {@code area}, and its material. */
     static Stored luks2Slot(byte[] vk, byte[] passphrase, String encryption, String afHashName, KdfCost.Cost cost,
-            long[] area, SecureRandom rnd) throws VolumeException {
-        SectorCipher cipher = SectorCipher.parse(encryption);
+            long[] area, SecureRandom rnd, Settings set) throws VolumeException {
+        SectorCipher cipher = SectorCipher.parse(encryption).using(set.provider());
         HashAlgorithm afHash = HashAlgorithm.forLuksName(afHashName);
         byte[] salt = new byte[32];
         rnd.nextBytes(salt);
         byte[] derived = cost.type().equals("pbkdf2")
                 ? Pbkdf2.derive(HashAlgorithm.forLuksName(cost.hash()), passphrase, salt, cost.iterations(), vk.length)
-                : Argon2.derive("The new key slot", cost.type().equals("argon2i") ? Argon2.Type.ARGON2I
+                : set.argon2("The new key slot", cost.type().equals("argon2i") ? Argon2.Type.ARGON2I
                         : Argon2.Type.ARGON2ID, passphrase, salt, cost.time(), cost.memoryKib(), cost.cpus(), vk.length);
         try {
             byte[] m = material(vk, afHash, cipher, derived, rnd);

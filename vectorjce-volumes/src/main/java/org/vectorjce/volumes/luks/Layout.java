@@ -15,8 +15,11 @@ interface Layout {
     /** The key slots to try, in cryptsetup's order, or only {@code requested} (which must be active). */
     List<Integer> slotsToTry(Integer requested) throws VolumeException;
 
-    /** The volume key {@code slot} yields for {@code passphrase}, or null when its digest does not match. */
-    byte[] unlock(int slot, byte[] passphrase) throws IOException, VolumeException;
+    /**
+     * The volume key {@code slot} yields for {@code passphrase}, or null when its digest does not
+     * match; the key slot's KDF and cipher run as {@code settings} say.
+     */
+    byte[] unlock(int slot, byte[] passphrase, Settings settings) throws IOException, VolumeException;
 
     /** Whether {@code key} is this volume's key (its digest matches). */
     boolean isVolumeKey(byte[] key) throws VolumeException;

@@ -76,10 +76,10 @@ final class Luks1Layout implements Layout {
     }
 
     @Override
-    public byte[] unlock(int slot, byte[] passphrase) throws IOException, VolumeException {
+    public byte[] unlock(int slot, byte[] passphrase, Settings settings) throws IOException, VolumeException {
         Luks1Header.Slot s = h.slots.get(slot);
         HashAlgorithm hash = HashAlgorithm.forLuksName(h.hashSpec);
-        SectorCipher cipher = SectorCipher.parse(h.cipherName, h.cipherMode);
+        SectorCipher cipher = SectorCipher.parse(h.cipherName, h.cipherMode).using(settings.provider());
         long areaBytes = s.areaBytes(h.keyBytes);
         byte[] material = header.read("LUKS1 key slot " + slot + " key material",
                 s.keyMaterialSector() * Luks1Header.SECTOR, (int) areaBytes);

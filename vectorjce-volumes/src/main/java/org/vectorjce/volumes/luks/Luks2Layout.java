@@ -104,10 +104,10 @@ final class Luks2Layout implements Layout {
     }
 
     @Override
-    public byte[] unlock(int slot, byte[] passphrase) throws IOException, VolumeException {
+    public byte[] unlock(int slot, byte[] passphrase, Settings settings) throws IOException, VolumeException {
         Luks2Metadata.Keyslot k = m.keyslots.get(slot);
         String what = "LUKS2 keyslot " + slot;
-        SectorCipher areaCipher = SectorCipher.parse(k.areaEncryption());
+        SectorCipher areaCipher = SectorCipher.parse(k.areaEncryption()).using(settings.provider());
         HashAlgorithm afHash = HashAlgorithm.forLuksName(k.afHash());
         Luks2Metadata.Kdf f = k.kdf();
         if (!List.of("pbkdf2", "argon2i", "argon2id").contains(f.type())) {
@@ -122,9 +122,8 @@ final class Luks2Layout implements Layout {
         byte[] material = header.read(what + " area", k.areaOffset(), materialBytes);
         byte[] derived = kdfHash != null
                 ? Pbkdf2.derive(kdfHash, passphrase, f.salt(), f.iterations(), k.areaKeySize())
-                : Argon2.derive(what, f.type().equals("argon2i") ? Argon2.Type.ARGON2I : Argon2.Type.ARGON2ID,
+                : settings.argon2(what, f.type().equals("argon2i") ? Argon2.Type.ARGON2I : Argon2.Type.ARGON2ID,
                         passphrase, f.salt(), f.time(), f.memory(), f.cpus(), k.areaKeySize());
-        warmUpDigest(k.keySize());
         byte[] key = null;
         try (SectorCipher.Decryptor d = areaCipher.decryptor(derived, 512, 0)) {
             d.decrypt(material, 0, material.length, 0);
@@ -174,38 +173,5 @@ final class Luks2Layout implements Layout {
     @Override
     public long ivOffset() {
         return segment.ivTweak();
-    }
-
-    /** Iterations of {@link #warmUpDigest}: one call, long enough for C2 to compile its loop. */
-    private static final int DIGEST_WARM_UP_ITERATIONS = 20_000;
-    /** The digest hashes {@link #warmUpDigest} has run for in this JVM. */
-    private static final java.util.Set<HashAlgorithm> DIGEST_WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    /**
-     * Runs PBKDF2 once (the first time a JVM opens a key slot whose digest uses this hash) with the
-     * digest's hash, salt length and output length on a throw-away key, on a daemon thread, while
-     * the caller decrypts and AF-merges the key slot's area (one thread; the other processors idle
-     * after the KDF), so that the digest check after them runs mostly on compiled code. One call, not a loop until the check starts: measured here, a first
-     * PBKDF2-SHA256 of 346,000 iterations took 170-210 ms in a fresh JVM, 130 ms when it started
-     * 50 ms after such a call, and up to 300 ms with such calls repeated beside it.
-     */
-    private void warmUpDigest(int keyBytes) {
-        if (digest == null) {
-            return;
-        }
-        HashAlgorithm h;
-        try {
-            h = HashAlgorithm.forLuksName(digest.hash());
-        } catch (UnsupportedVolumeException e) {
-            return; // isVolumeKey reports it
-        }
-        if (!DIGEST_WARMED.add(h)) {
-            return; // once a JVM and hash: later checks find its PBKDF2 loop compiled
-        }
-        int saltBytes = digest.salt().length, length = digest.digest().length;
-        Thread t = new Thread(() -> Pbkdf2.derive(h, new byte[keyBytes], new byte[saltBytes],
-                DIGEST_WARM_UP_ITERATIONS, length), "vectorjce-digest-warm-up");
-        t.setDaemon(true);
-        t.start();
     }
 }

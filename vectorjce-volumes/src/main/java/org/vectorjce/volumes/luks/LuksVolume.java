@@ -53,9 +53,11 @@ public final class LuksVolume implements Closeable {
     private final byte[] volumeKey;
     private final int keySlot;
     private final List<PayloadChannel> payloads = new ArrayList<>();
+    private final Settings settings;
     private boolean open = true;
 
-    private LuksVolume(Opened images, Layout layout, byte[] volumeKey, int keySlot) {
+    private LuksVolume(Opened images, Layout layout, byte[] volumeKey, int keySlot, Settings settings) {
+        this.settings = settings;
         this.images = images;
         this.layout = layout;
         this.volumeKey = volumeKey;
@@ -110,7 +112,7 @@ public final class LuksVolume implements Closeable {
      */
     public SeekableByteChannel payload() throws IOException, VolumeException {
         ensureOpen();
-        PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher(), volumeKey, layout.payloadOffset(),
+        PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher().using(settings.provider()), volumeKey, layout.payloadOffset(),
                 layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
         payloads.add(c);
         return c;
@@ -127,8 +129,8 @@ public final class LuksVolume implements Closeable {
     public int addKeySlot(byte[] newPassphrase, KeySlotOptions options) throws IOException, VolumeException {
         ensureWritable();
         int slot = info().version() == 1
-                ? KeySlotWriter.addLuks1(images.header, images.data, volumeKey, newPassphrase, options)
-                : KeySlotWriter.addLuks2(images.header, images.data, volumeKey, newPassphrase, options);
+                ? KeySlotWriter.addLuks1(images.header, images.data, volumeKey, newPassphrase, options, settings)
+                : KeySlotWriter.addLuks2(images.header, images.data, volumeKey, newPassphrase, options, settings);
         layout = layout(images.header, images.data);
         return slot;
     }
@@ -161,8 +163,10 @@ public final class LuksVolume implements Closeable {
             throws IOException, VolumeException {
         ensureWritable();
         int s = info().version() == 1
-                ? KeySlotWriter.changeLuks1(images.header, images.data, slot, volumeKey, newPassphrase, options)
-                : KeySlotWriter.changeLuks2(images.header, images.data, slot, volumeKey, newPassphrase, options);
+                ? KeySlotWriter.changeLuks1(images.header, images.data, slot, volumeKey, newPassphrase, options,
+                        settings)
+                : KeySlotWriter.changeLuks2(images.header, images.data, slot, volumeKey, newPassphrase, options,
+                        settings);
         layout = layout(images.header, images.data);
         return s;
     }
@@ -293,6 +297,10 @@ public final class LuksVolume implements Closeable {
         private byte[] volumeKey;
         private Integer keySlot;
         private boolean readWrite;
+        private java.security.Provider provider = SectorCipher.DEFAULT_PROVIDER;
+        private java.util.concurrent.Executor executor;
+        private org.vectorjce.volumes.kdf.Argon2.Compression argon2 =
+                org.vectorjce.volumes.kdf.Argon2.Compression.DEFAULT;
 
         private Builder(Path imagePath, SeekableByteChannel imageChannel) {
             this.imagePath = imagePath;
@@ -370,6 +378,33 @@ public final class LuksVolume implements Closeable {
             return this;
         }
 
+        /**
+         * The JCA provider of the payload's and the key slots' ciphers (default: a
+         * {@code VectorJceProvider} of the volumes module's own, in its default configuration); a
+         * configured {@code VectorJceProvider} is the usual choice.
+         */
+        public Builder provider(java.security.Provider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /**
+         * Runs Argon2's helper lanes (a LUKS2 argon2 key slot with more than one lane, on more than
+         * one processor) on {@code executor} instead of threads started for each derivation and
+         * ended before it returns (null: those threads again). The caller's thread works beside
+         * them, so a busy executor slows the derivation but never stalls it.
+         */
+        public Builder executor(java.util.concurrent.Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /** Which Argon2 compression the key slots run (default {@link org.vectorjce.volumes.kdf.Argon2.Compression#DEFAULT}). */
+        public Builder argon2Compression(org.vectorjce.volumes.kdf.Argon2.Compression c) {
+            this.argon2 = Objects.requireNonNull(c, "compression");
+            return this;
+        }
+
         private Builder setPassphrase(byte[] p) {
             if (passphrase != null) {
                 Arrays.fill(passphrase, (byte) 0);
@@ -429,6 +464,7 @@ public final class LuksVolume implements Closeable {
          */
         public LuksVolume open() throws IOException, VolumeException {
             Opened o = images(readWrite);
+            Settings settings = new Settings(provider, executor, argon2);
             byte[] vk = null;
             boolean ok = false;
             try {
@@ -445,7 +481,7 @@ public final class LuksVolume implements Closeable {
                         throw new VolumeException("No passphrase, key file or volume key given");
                     }
                     for (int s : layout.slotsToTry(keySlot)) {
-                        vk = layout.unlock(s, passphrase);
+                        vk = layout.unlock(s, passphrase, settings);
                         if (vk != null) {
                             slot = s;
                             break;
@@ -455,7 +491,7 @@ public final class LuksVolume implements Closeable {
                         throw new WrongPassphraseException("No key slot opened with the passphrase given");
                     }
                 }
-                LuksVolume v = new LuksVolume(o, layout, vk, slot);
+                LuksVolume v = new LuksVolume(o, layout, vk, slot, settings);
                 ok = true;
                 return v;
             } finally {

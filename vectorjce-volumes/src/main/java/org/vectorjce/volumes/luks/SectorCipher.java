@@ -24,7 +24,8 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
  * provider call here. Anything else is refused naming it.
  */
 final class SectorCipher {
-    static final Provider PROVIDER = new VectorJceProvider();
+    /** The provider a volume uses when its caller names none. */
+    static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
     private static final Set<String> SPEC_IVS = Set.of("xts:plain", "xts:plain64", "xts:plain64be",
             "cbc:essiv:sha256", "cbc:plain", "cbc:plain64", "lrw:benbi", "lrw:plain64be");
 
@@ -32,8 +33,10 @@ final class SectorCipher {
     final String algorithm;  // AES | Twofish
     final String mode;       // XTS | CBC | LRW | ECB
     final String iv;         // the IV generator, null for ECB
+    final Provider provider; // whose ciphers run it
 
-    private SectorCipher(String spec, String algorithm, String mode, String iv) {
+    private SectorCipher(String spec, String algorithm, String mode, String iv, Provider provider) {
+        this.provider = provider;
         this.spec = spec;
         this.algorithm = algorithm;
         this.mode = mode;
@@ -65,7 +68,7 @@ final class SectorCipher {
         // support IVs", crypt_ctr_ivmode), and QEMU writes ecb-plain64 for its ecb volumes.
         if (chainMode.equals("ecb") || chainMode.startsWith("ecb-") && Set.of("plain", "plain64", "plain64be",
                 "null", "essiv:sha256", "benbi").contains(chainMode.substring(4))) {
-            return new SectorCipher(spec, alg, "ECB", null);
+            return new SectorCipher(spec, alg, "ECB", null, DEFAULT_PROVIDER);
         }
         int dash = chainMode.indexOf('-');
         String m = dash < 0 ? chainMode : chainMode.substring(0, dash);
@@ -79,7 +82,12 @@ final class SectorCipher {
                     + ") is not supported: xts-plain64, xts-plain, cbc-essiv:sha256, cbc-plain64, cbc-plain, "
                     + "lrw-benbi, lrw-plain64, ecb");
         }
-        return new SectorCipher(spec, alg, m.toUpperCase(Locale.ROOT), iv);
+        return new SectorCipher(spec, alg, m.toUpperCase(Locale.ROOT), iv, DEFAULT_PROVIDER);
+    }
+
+    /** This specification on {@code p}'s ciphers ({@link #parse} gives {@link #DEFAULT_PROVIDER}'s). */
+    SectorCipher using(Provider p) {
+        return p == provider ? this : new SectorCipher(spec, algorithm, mode, iv, p);
     }
 
     /** Whether {@code SectorParameterSpec} (and so {@code SectorChannel}) takes this mode and IV. */
@@ -109,7 +117,7 @@ final class SectorCipher {
         }
         RawKey k = new RawKey(algorithm, key);
         try {
-            Cipher c = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", PROVIDER);
+            Cipher c = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", provider);
             Decryptor d = new Decryptor(this, c, k, sectorSize, Long.divideUnsigned(ivOffset, per), opmode);
             d.init(0); // checks the key and parameters once, here
             return d;

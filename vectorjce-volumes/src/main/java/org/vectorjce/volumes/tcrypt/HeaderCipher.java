@@ -25,14 +25,15 @@ import org.vectorjce.VectorJceProvider;
  * pre-4.0 CBC modes with their whitening. The chain runs from its last cipher to its first.
  *
  * <p>This is 28 blocks per trial, so the modes are written here over single blocks; AES and
- * Twofish are the provider's (its ECB). The ciphers the provider lacks (Serpent, Camellia,
+ * Twofish are those of the provider the volume was given (its ECB). The ciphers the provider lacks (Serpent, Camellia,
  * Kuznyechik, Blowfish, CAST5, 3DES) come from Bouncy Castle's engines <em>only here</em>: with them
  * the header of a volume that uses one opens, so the volume is refused naming its real chain rather
  * than by a guess from a failed trial. Their payload is never read. Every cipher keyed for a trial
  * is re-keyed with zeros when the trial ends, so no key schedule of a header key outlives it.
  */
 final class HeaderCipher {
-    static final Provider PROVIDER = new VectorJceProvider();
+    /** The provider a volume uses when its caller names none. */
+    static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
     static final int LEN = 448;
 
     private HeaderCipher() {
@@ -51,22 +52,23 @@ final class HeaderCipher {
     }
 
     /** A block cipher keyed with {@code key[off, off + len)}, added to {@code made} for {@link Block#destroy}. */
-    private static Block block(String name, byte[] key, int off, int len, List<Block> made)
+    private static Block block(Provider provider, String name, byte[] key, int off, int len, List<Block> made)
             throws GeneralSecurityException {
-        Block b = block(name, key, off, len);
+        Block b = block(provider, name, key, off, len);
         made.add(b);
         return b;
     }
 
-    private static Block block(String name, byte[] key, int off, int len) throws GeneralSecurityException {
+    private static Block block(Provider provider, String name, byte[] key, int off, int len)
+            throws GeneralSecurityException {
         byte[] k = Arrays.copyOfRange(key, off, off + len);
         try {
             switch (name) {
                 case "aes", "twofish" -> {
                     String alg = name.equals("aes") ? "AES" : "Twofish";
                     TcKey sk = new TcKey(alg, k);
-                    Cipher e = Cipher.getInstance(alg + "/ECB/NoPadding", PROVIDER);
-                    Cipher d = Cipher.getInstance(alg + "/ECB/NoPadding", PROVIDER);
+                    Cipher e = Cipher.getInstance(alg + "/ECB/NoPadding", provider);
+                    Cipher d = Cipher.getInstance(alg + "/ECB/NoPadding", provider);
                     try {
                         e.init(Cipher.ENCRYPT_MODE, sk);
                         d.init(Cipher.DECRYPT_MODE, sk);
@@ -117,13 +119,17 @@ final class HeaderCipher {
         }
     }
 
-    /** Loads and keys the provider's AES and Twofish once (a fresh JVM's class loading and kernel choice). */
-    static void warmUp() {
+    /**
+     * Loads and keys {@code provider}'s AES and Twofish once with a zero key (in a fresh JVM: class
+     * loading and the kernel choice), which the trials need next: the header search runs it on the
+     * caller's thread while the KDF runs on the others, when a core would otherwise wait.
+     */
+    static void prepare(Provider provider) {
         try {
             List<Block> made = new ArrayList<>();
             byte[] zero = new byte[32];
-            block("aes", zero, 0, 32, made).decrypt(new byte[16], 0);
-            block("twofish", zero, 0, 32, made).decrypt(new byte[16], 0);
+            block(provider, "aes", zero, 0, 32, made).decrypt(new byte[16], 0);
+            block(provider, "twofish", zero, 0, 32, made).decrypt(new byte[16], 0);
             made.forEach(Block::destroy);
         } catch (GeneralSecurityException e) {
             // the trials will report it
@@ -168,8 +174,8 @@ final class HeaderCipher {
      * Decrypts {@code buf} ({@link #LEN} bytes) in place with {@code chain} keyed from the header
      * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes).
      */
-    static void decrypt(Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
-        decrypt(chain, key, buf, LEN);
+    static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
+        decrypt(provider, chain, key, buf, LEN);
     }
 
     /**
@@ -178,10 +184,11 @@ final class HeaderCipher {
      * only on the blocks before it (XTS and LRW: on none; CBC: on the one before). A trial
      * decrypts the first 16 bytes, which hold the magic, and the rest only when the magic is there.
      */
-    static void decrypt(Chain chain, byte[] key, byte[] buf, int len) throws GeneralSecurityException {
+    static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf, int len)
+            throws GeneralSecurityException {
         List<Block> made = new ArrayList<>();
         try {
-            decrypt(chain, key, buf, len, made);
+            decrypt(provider, chain, key, buf, len, made);
         } finally {
             for (Block b : made) {
                 b.destroy();
@@ -189,21 +196,21 @@ final class HeaderCipher {
         }
     }
 
-    private static void decrypt(Chain chain, byte[] key, byte[] buf, int len, List<Block> made)
+    private static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf, int len, List<Block> made)
             throws GeneralSecurityException {
         int n = chain.parts().size();
         switch (chain.mode()) {
             case XTS -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    xts(block(p.cipher(), key, p.keyOffset(), 32, made), block(p.cipher(), key, p.ivOffset(), 32, made), buf,
+                    xts(block(provider, p.cipher(), key, p.keyOffset(), 32, made), block(provider, p.cipher(), key, p.ivOffset(), 32, made), buf,
                             len);
                 }
             }
             case LRW -> {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
-                    lrw(block(p.cipher(), key, p.keyOffset(), p.keySize() - 16, made), Arrays.copyOfRange(key, 0, 16), buf,
+                    lrw(block(provider, p.cipher(), key, p.keyOffset(), p.keySize() - 16, made), Arrays.copyOfRange(key, 0, 16), buf,
                             len);
                 }
             }
@@ -211,7 +218,7 @@ final class HeaderCipher {
                 for (int i = n - 1; i >= 0; i--) {
                     Chain.Part p = chain.parts().get(i);
                     whiten(buf, key, len);
-                    Block b = block(p.cipher(), key, p.keyOffset(), p.keySize(), made);
+                    Block b = block(provider, p.cipher(), key, p.keyOffset(), p.keySize(), made);
                     cbc(new Block[] {b}, Arrays.copyOfRange(key, p.ivOffset(), p.ivOffset() + b.size()), buf, len);
                 }
             }
@@ -220,7 +227,7 @@ final class HeaderCipher {
                 Block[] bs = new Block[n];
                 for (int i = 0; i < n; i++) {
                     Chain.Part p = chain.parts().get(i);
-                    bs[i] = block(p.cipher(), key, p.keyOffset(), p.keySize(), made);
+                    bs[i] = block(provider, p.cipher(), key, p.keyOffset(), p.keySize(), made);
                 }
                 Chain.Part first = chain.parts().get(0);
                 cbc(bs, Arrays.copyOfRange(key, first.ivOffset(), first.ivOffset() + bs[0].size()), buf, len);

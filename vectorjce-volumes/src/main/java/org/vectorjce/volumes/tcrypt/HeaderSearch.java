@@ -1,29 +1,30 @@
 package org.vectorjce.volumes.tcrypt;
 
 import java.security.GeneralSecurityException;
+import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.PriorityBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.kdf.Argon2;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
+import org.vectorjce.volumes.kdf.Workers;
 
 /**
  * Walks the (KDF row × cipher chain) table for one 512-byte header sector, as cryptsetup's
  * {@code TCRYPT_init_hdr} does, but on all cores: each KDF row derives its header key once and
  * every chain is tried on it, and the first header that decrypts (magic and both CRC32s) wins and
- * cancels the rest.
+ * stops the rest. The trials run on the caller's thread and helpers started for the search (or
+ * tasks on the caller's {@code Executor}), taking the next trial from one priority queue; a KDF
+ * still running when the search ends stops within 4096 iterations (Argon2: at its next slice), and
+ * {@link #search} returns only once every helper has left.
  *
  * <p>The unit of work is one PBKDF2 block (PBKDF2's output blocks are independent, RFC 8018
  * section 5.2), not one row: a chain is tried as soon as the blocks holding the key bytes it
@@ -34,16 +35,15 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * them (block index × the row's cost per block), so TrueCrypt's 1000-iteration rows come before
  * VeraCrypt's other 500,000-iteration blocks, ties by the table's row order; Argon2id (one
  * indivisible derivation, hundreds of MiB) runs last. Run first, TrueCrypt's rows would take
- * about 0.3 s of both cores from an unhinted VeraCrypt open in a fresh JVM (five hashes and some
+ * both cores from an unhinted VeraCrypt open in a fresh JVM for a while (five hashes and some
  * thirty chains run cold, and their JIT compilation takes the cores); after those three VeraCrypt
- * blocks, an unhinted TrueCrypt open waits for them instead
- * ({@code bench/results/2026-12-01-1430-tcrypt-search-notes.md}).
+ * blocks, an unhinted TrueCrypt open waits for them instead.
  * Chains are tried in the table's order, AES-XTS first. A row's first blocks are those of the
  * table's first chain given (XTS with one cipher, the usual volume: 64 bytes); the rest, which
  * only cascades read, are queued when those have been tried and opened nothing, not on
  * speculation: a block derived beside the first ones slows them (on two cores it takes the core
- * the JIT compiler needs in a fresh JVM; measured 0.6 s against 1.0 s for a hinted SHA-512 open
- * of an AES volume), while the trials of the other rows keep the cores busy when there are several.
+ * the JIT compiler needs in a fresh JVM, and made a hinted SHA-512 open of an AES volume slower),
+ * while the trials of the other rows keep the cores busy when there are several.
  */
 final class HeaderSearch {
     /** What opened: the row, the chain and the decrypted header. */
@@ -54,14 +54,26 @@ final class HeaderSearch {
     private final byte[] encrypted; // the 448 bytes after the salt
     private final byte[] password;
     private final boolean veracryptModes;
+    private final Provider provider;
+    private final Argon2.Compression argon2;
     private final CompletableFuture<Match> result = new CompletableFuture<>();
     private final AtomicReference<VolumeException> failure = new AtomicReference<>();
+    /** Set when the search ends: the KDFs still running stop. */
+    private volatile boolean stopped;
 
-    private HeaderSearch(byte[] sector, byte[] password, boolean veracryptModes) {
+    private HeaderSearch(byte[] sector, byte[] password, boolean veracryptModes, Provider provider,
+            Argon2.Compression argon2) {
         this.salt = Arrays.copyOfRange(sector, 0, 64);
         this.encrypted = Arrays.copyOfRange(sector, 64, 512);
         this.password = password;
         this.veracryptModes = veracryptModes;
+        this.provider = provider;
+        this.argon2 = argon2;
+    }
+
+    /** Whether the KDFs still running are to stop: a header opened, or the search is over. */
+    private boolean stopping() {
+        return stopped || result.isDone();
     }
 
     /** One KDF row's header key, filled block by block. */
@@ -115,12 +127,12 @@ final class HeaderSearch {
                     tried[c] = true;
                     System.arraycopy(encrypted, 0, buf, 0, buf.length);
                     try {
-                        HeaderCipher.decrypt(ch, key, buf, 16); // the magic first: 1 block of 28
+                        HeaderCipher.decrypt(provider, ch, key, buf, 16); // the magic first: 1 block of 28
                         if (!TcryptHeader.magic(buf, veracryptModes)) {
                             continue;
                         }
                         System.arraycopy(encrypted, 0, buf, 0, buf.length);
-                        HeaderCipher.decrypt(ch, key, buf);
+                        HeaderCipher.decrypt(provider, ch, key, buf);
                     } catch (GeneralSecurityException e) {
                         continue; // a cipher that would not key: this chain cannot be it
                     }
@@ -157,8 +169,9 @@ final class HeaderSearch {
      *     memory does not fit the heap); its message says which and why
      */
     static Match search(byte[] sector, byte[] password, List<Kdf> kdfs, int pim, List<Chain> chains,
-            boolean veracryptModes, int threads) throws VolumeException, InterruptedException {
-        HeaderSearch s = new HeaderSearch(sector, password, veracryptModes);
+            boolean veracryptModes, int threads, Provider provider, Executor executor, Argon2.Compression argon2)
+            throws VolumeException, InterruptedException {
+        HeaderSearch s = new HeaderSearch(sector, password, veracryptModes, provider, argon2);
         List<Row> rows = new ArrayList<>();
         for (Kdf k : kdfs) {
             Row r = s.new Row(k, pim, chains, chains.get(0).keyBytesNeeded());
@@ -171,99 +184,132 @@ final class HeaderSearch {
         }
         int firstTasks = rows.stream().mapToInt(r -> r.first).sum();
         int n = Math.max(1, Math.min(threads, firstTasks));
-        if (threads > firstTasks) {
-            // a core the KDF leaves idle (a hinted open): load and key the provider's ciphers
-            // meanwhile, which the trials need next (tens of milliseconds in a fresh JVM)
-            Thread w = new Thread(HeaderCipher::warmUp, "tcrypt-warm-up");
-            w.setDaemon(true);
-            w.start();
+        PriorityQueue<Task> queue = new PriorityQueue<>();
+        int[] left = {firstTasks}; // tasks queued or running, under the queue's lock
+        for (int i = 0; i < rows.size(); i++) {
+            for (int b = 0; b < rows.get(i).first; b++) {
+                queue.add(new Task(s, rows, i, b, pim));
+            }
         }
-        AtomicInteger left = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(n, n, 0, TimeUnit.SECONDS, new PriorityBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "tcrypt-kdf");
-                    t.setDaemon(true);
-                    return t;
-                });
-        final class Task implements Runnable, Comparable<Task> {
-            final Row row;
-            final int block, rowIndex;
-            final double order;
-            final boolean early;
-
-            Task(int rowIndex, int block) {
-                this.row = rows.get(rowIndex);
-                this.rowIndex = rowIndex;
-                this.block = block;
-                this.order = row.kdf.argon2() ? Double.MAX_VALUE : (block + 1) * cost(row.kdf, pim);
-                this.early = block < row.first && common(row.kdf);
-            }
-
-            @Override
-            public int compareTo(Task o) {
-                int c = early != o.early ? (early ? -1 : 1) : Double.compare(order, o.order);
-                return c != 0 ? c : rowIndex != o.rowIndex ? Integer.compare(rowIndex, o.rowIndex)
-                        : Integer.compare(block, o.block);
-            }
-
-            @Override
-            public void run() {
-                try {
-                    if (!s.result.isDone() && row.arrived(block, s.derive(row, block))) {
-                        // the rest of the row's key only now: the first chain (AES alone, say) may
-                        // have opened it, and a block derived on speculation would have taken a
-                        // core from the first blocks and from the JIT compiler
-                        left.addAndGet(row.blocks.length - row.first);
-                        for (int b = row.first; b < row.blocks.length; b++) {
-                            pool.execute(new Task(rowIndex, b));
+        Runnable worker = () -> {
+            while (true) {
+                Task t;
+                synchronized (queue) {
+                    while (queue.isEmpty() && left[0] > 0 && !s.stopping()) {
+                        try {
+                            queue.wait();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
                         }
                     }
-                } catch (CancellationException | RejectedExecutionException e) {
-                    // another trial opened the header
-                } catch (VolumeException e) {
-                    s.failure.compareAndSet(null, e);
-                } catch (RuntimeException e) {
-                    s.failure.compareAndSet(null, new VolumeException(row.kdf + " failed: " + e, e));
+                    if (s.stopping() || Thread.currentThread().isInterrupted() || (t = queue.poll()) == null) {
+                        return;
+                    }
+                }
+                List<Task> more = List.of();
+                try {
+                    more = t.run();
                 } finally {
-                    if (left.decrementAndGet() == 0) {
-                        s.result.complete(null);
+                    synchronized (queue) {
+                        queue.addAll(more);
+                        left[0] += more.size() - 1;
+                        if (left[0] == 0) {
+                            s.result.complete(null);
+                        }
+                        queue.notifyAll();
                     }
                 }
             }
-        }
+        };
+        // the caller's thread is one of the n workers; when the threads asked for leave a core that
+        // the first blocks do not use (a hinted open), it first loads and keys the ciphers the
+        // trials need next, and all n trial workers are helpers
+        boolean spare = threads > firstTasks;
+        Workers.Crew crew = Workers.start(spare ? n : n - 1, executor, "tcrypt-kdf", worker);
         try {
-            left.set(firstTasks);
-            // in order: the pool's first n tasks go to its new threads, not through the queue
-            List<Task> tasks = new ArrayList<>();
-            for (int i = 0; i < rows.size(); i++) {
-                for (int b = 0; b < rows.get(i).first; b++) {
-                    tasks.add(new Task(i, b));
-                }
+            if (spare) {
+                HeaderCipher.prepare(provider);
             }
-            tasks.sort(null);
-            tasks.forEach(pool::execute);
-            Match m = s.result.get();
+            worker.run();
+            if (Thread.interrupted()) {
+                throw new InterruptedException("header search interrupted");
+            }
+            Match m = s.result.getNow(null);
             if (m == null && s.failure.get() != null) {
                 throw new VolumeException("No header opened with the KDF rows that could be tried; "
                         + s.failure.get().getMessage(), s.failure.get());
             }
             return m;
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
         } finally {
-            pool.shutdownNow(); // interrupts running PBKDF2 blocks; Argon2 runs to its end in its daemon thread
+            s.stopped = true; // running PBKDF2 blocks and Argon2 stop within 4096 iterations or a slice
+            synchronized (queue) {
+                queue.clear();
+                queue.notifyAll();
+            }
+            crew.join();
             for (Row r : rows) {
                 r.close();
             }
         }
     }
 
+    /** One PBKDF2 block of one row (or the row's whole Argon2id), ordered by {@link #compareTo}. */
+    private static final class Task implements Comparable<Task> {
+        final HeaderSearch s;
+        final List<Row> rows;
+        final Row row;
+        final int block, rowIndex, pim;
+        final double order;
+        final boolean early;
+
+        Task(HeaderSearch s, List<Row> rows, int rowIndex, int block, int pim) {
+            this.s = s;
+            this.rows = rows;
+            this.row = rows.get(rowIndex);
+            this.rowIndex = rowIndex;
+            this.block = block;
+            this.pim = pim;
+            this.order = row.kdf.argon2() ? Double.MAX_VALUE : (block + 1) * cost(row.kdf, pim);
+            this.early = block < row.first && common(row.kdf);
+        }
+
+        @Override
+        public int compareTo(Task o) {
+            int c = early != o.early ? (early ? -1 : 1) : Double.compare(order, o.order);
+            return c != 0 ? c : rowIndex != o.rowIndex ? Integer.compare(rowIndex, o.rowIndex)
+                    : Integer.compare(block, o.block);
+        }
+
+        /** Derives and tries the block; returns the row's other blocks when they are to be derived now. */
+        List<Task> run() {
+            try {
+                if (!s.result.isDone() && row.arrived(block, s.derive(row, block))) {
+                    // the rest of the row's key only now: the first chain (AES alone, say) may
+                    // have opened it, and a block derived on speculation would have taken a
+                    // core from the first blocks and from the JIT compiler
+                    List<Task> more = new ArrayList<>();
+                    for (int b = row.first; b < row.blocks.length; b++) {
+                        more.add(new Task(s, rows, rowIndex, b, pim));
+                    }
+                    return more;
+                }
+            } catch (CancellationException e) {
+                // another trial opened the header, or the caller was interrupted
+            } catch (VolumeException e) {
+                s.failure.compareAndSet(null, e);
+            } catch (RuntimeException e) {
+                s.failure.compareAndSet(null, new VolumeException(row.kdf + " failed: " + e, e));
+            }
+            return List.of();
+        }
+    }
+
     /**
      * Rough time of one PBKDF2 block of {@code k}, for ordering only: iterations × the hash's
-     * time per iteration relative to SHA-512's, for a first 500,000-iteration block in a fresh JVM
-     * here (JDK SHA-2 intrinsics; the own Whirlpool; Bouncy Castle's BLAKE2s, RIPEMD-160 and
-     * Streebog: 0.35, 0.48, 0.84, 0.65, 0.74 and 4.5 s for SHA-256, SHA-512, Whirlpool, BLAKE2s,
-     * RIPEMD-160 and Streebog).
+     * time per iteration relative to SHA-512's, as measured for a first block in a fresh JVM (JDK
+     * SHA-2 intrinsics; the module's own Whirlpool; Bouncy Castle's BLAKE2s, RIPEMD-160 and
+     * Streebog).
      */
     private static double cost(Kdf k, int pim) {
         double f = switch (k.hash()) {
@@ -288,8 +334,9 @@ final class HeaderSearch {
         if (k.argon2()) {
             long[] cost = k.argon2Cost(row.pim);
             return Argon2.derive("VeraCrypt Argon2id (time " + cost[0] + ", " + cost[1] / 1024 + " MiB)",
-                    Argon2.Type.ARGON2ID, password, salt, cost[0], cost[1], 1, Kdf.KEY_LENGTH);
+                    Argon2.Type.ARGON2ID, password, salt, cost[0], cost[1], 1, Kdf.KEY_LENGTH, argon2, null,
+                    this::stopping);
         }
-        return Pbkdf2.block(k.hash(), password, salt, k.iterations(row.pim), block + 1);
+        return Pbkdf2.block(k.hash(), password, salt, k.iterations(row.pim), block + 1, this::stopping);
     }
 }

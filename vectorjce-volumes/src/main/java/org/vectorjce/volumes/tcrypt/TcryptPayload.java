@@ -39,8 +39,8 @@ final class TcryptPayload extends FixedSizeChannel {
     private final int[] keyLengths;
     private final byte[] work = new byte[RUN];
 
-    TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset)
-            throws UnsupportedVolumeException {
+    TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
+            java.security.Provider provider) throws UnsupportedVolumeException {
         super(size);
         this.image = image;
         this.offset = offset;
@@ -64,7 +64,7 @@ final class TcryptPayload extends FixedSizeChannel {
                 keys[i] = new TcKey(alg, k);
                 keyLengths[i] = k.length;
                 Arrays.fill(k, (byte) 0);
-                ciphers[i] = Cipher.getInstance(alg + "/" + mode + "/NoPadding", HeaderCipher.PROVIDER);
+                ciphers[i] = Cipher.getInstance(alg + "/" + mode + "/NoPadding", provider);
                 ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset, UNIT));
             }
         } catch (GeneralSecurityException e) {

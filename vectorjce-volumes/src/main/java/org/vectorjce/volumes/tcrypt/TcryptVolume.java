@@ -11,16 +11,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.kdf.Argon2;
 
 /**
  * A TrueCrypt or VeraCrypt volume opened read-only: cryptsetup's {@code --type tcrypt}
@@ -37,8 +41,11 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * end), a hidden volume's at 64 KiB (TrueCrypt before 6: 1536 bytes before the end; its backup 64
  * KiB before the end), a system drive's in sector 62 — and opened by trying every KDF row and
  * cipher chain of cryptsetup's tables ({@link Kdf}, {@link Chain}) that the hints allow, on all
- * cores ({@link HeaderSearch}). The passphrase and the keyfiles make the password as TrueCrypt
- * does ({@link KeyfilePool}). The payload is decrypted by the provider: AES, Twofish and their
+ * cores ({@link HeaderSearch}): on the caller's thread and helper threads started for
+ * {@link Builder#open()} and ended before it returns, or on the caller's
+ * {@link Builder#executor(Executor) executor}. Nothing else runs in the background. The passphrase and the keyfiles make the password as TrueCrypt
+ * does ({@link KeyfilePool}). The payload is decrypted by the provider (the one given to
+ * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own): AES, Twofish and their
  * cascades, in XTS or (TrueCrypt 4.x) LRW. Every other chain is refused naming its cipher, and
  * pre-4.0 TrueCrypt volumes (CBC) are refused as such, once their header has opened: the header
  * tells which chain the volume uses, so nothing is guessed.
@@ -61,10 +68,13 @@ public final class TcryptVolume implements Closeable {
     private final TcryptInfo info;
     private final Chain chain;
     private final byte[] keyArea;
+    private final Provider provider;
     private TcryptPayload payload;
     private boolean closed;
 
-    private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea) {
+    private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea,
+            Provider provider) {
+        this.provider = provider;
         this.image = image;
         this.ownsImage = ownsImage;
         this.info = info;
@@ -107,7 +117,8 @@ public final class TcryptVolume implements Closeable {
         if (payload != null) {
             payload.close();
         }
-        payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset());
+        payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
+                provider);
         return payload;
     }
 
@@ -150,6 +161,9 @@ public final class TcryptVolume implements Closeable {
         private boolean hidden, system, backup, veracrypt = true;
         private String hash, cipher;
         private int threads = Runtime.getRuntime().availableProcessors();
+        private Executor executor;
+        private Provider provider = HeaderCipher.DEFAULT_PROVIDER;
+        private Argon2.Compression argon2 = Argon2.Compression.DEFAULT;
 
         private Builder(Path path, SeekableByteChannel channel) {
             this.path = path;
@@ -278,6 +292,32 @@ public final class TcryptVolume implements Closeable {
             return this;
         }
 
+        /**
+         * Runs the trials' helpers on {@code executor} instead of threads started for {@link #open()}
+         * (null: those threads again). The caller's thread works beside them, so a busy executor
+         * slows the search but never stalls it; no task of the search runs after {@code open} returns.
+         */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /**
+         * The JCA provider of the AES and Twofish ciphers, for the header trials and the payload
+         * (default: a {@code VectorJceProvider} of the volumes module's own, in its default
+         * configuration); a configured {@code VectorJceProvider} is the usual choice.
+         */
+        public Builder provider(Provider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /** Which Argon2 compression VeraCrypt's Argon2id rows run (default {@link Argon2.Compression#DEFAULT}). */
+        public Builder argon2Compression(Argon2.Compression c) {
+            this.argon2 = Objects.requireNonNull(c, "compression");
+            return this;
+        }
+
         /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
         public TcryptVolume open() throws IOException, VolumeException {
             SeekableByteChannel img = channel != null ? channel : FileChannel.open(path, StandardOpenOption.READ);
@@ -359,7 +399,8 @@ public final class TcryptVolume implements Closeable {
                         continue;
                     }
                     tried = true;
-                    HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads);
+                    HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads,
+                            provider, executor, argon2);
                     if (m != null) {
                         return opened(img, hdr != img, m, at, KINDS[(int) where.get(i)[1]]);
                     }
@@ -439,7 +480,7 @@ public final class TcryptVolume implements Closeable {
                         h.sectorSize, h.dataOffset, h.volumeSize, h.hiddenVolumeSize, k.name(), k.hashName(),
                         k.argon2() ? m.argon2Cost()[0] : m.iterations(), k.argon2() ? m.argon2Cost()[1] : 0,
                         c.name(), c.mode().cryptsetupName, c.keySize() * 8, offset, size, iv);
-                return new TcryptVolume(img, channel == null, info, c, h.keys.clone());
+                return new TcryptVolume(img, channel == null, info, c, h.keys.clone(), provider);
             } finally {
                 h.wipe(); // the volume holds its own copy of the key area
             }

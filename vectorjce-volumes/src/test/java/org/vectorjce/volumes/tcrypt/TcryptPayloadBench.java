@@ -46,8 +46,8 @@ public final class TcryptPayloadBench {
                 byte[] ka = new byte[64], kt = new byte[64];
                 r.nextBytes(ka);
                 r.nextBytes(kt);
-                Cipher aes = Cipher.getInstance("AES/XTS/NoPadding", HeaderCipher.PROVIDER);
-                Cipher tf = Cipher.getInstance("Twofish/XTS/NoPadding", HeaderCipher.PROVIDER);
+                Cipher aes = Cipher.getInstance("AES/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
+                Cipher tf = Cipher.getInstance("Twofish/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
                 TcKey a = new TcKey("AES", ka), t = new TcKey("Twofish", kt);
                 byte[] work = new byte[run];
                 for (int round = 0; round <= rounds; round++) { // round 0: warm-up, not printed

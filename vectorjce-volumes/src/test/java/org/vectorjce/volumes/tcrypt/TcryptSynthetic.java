@@ -91,7 +91,7 @@ final class TcryptSynthetic {
         for (int i = 0; i < chain.parts().size(); i++) {
             String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
             byte[] k = chain.partKey(i, area);
-            Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.PROVIDER);
+            Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
             if (unit == null) {
                 c.init(Cipher.ENCRYPT_MODE, new TcKey(alg, k), new IvParameterSpec(new byte[16]));
             } else {
