@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -20,6 +19,9 @@ import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.tool.Passphrase;
 import org.vectorjce.volumes.tool.Exits;
 import org.vectorjce.volumes.tool.UsageException;
+import org.vectorjce.volumes.tool.VolumeMain;
+
+import picocli.CommandLine.Option;
 
 /**
  * The {@code volume} command's {@code --type tcrypt} verbs, with cryptsetup's option names:
@@ -32,16 +34,40 @@ import org.vectorjce.volumes.tool.UsageException;
  *   [--key-file F]... [--hash H] [--cipher C] [--header F] [--threads N]
  * </pre>
  *
- * The password is the first line of standard input when it is not a terminal, else a prompt
- * without echo; {@code --key-file} (repeatable, {@code -d}) adds a TrueCrypt keyfile, as in
- * cryptsetup's {@code tcryptOpen}, or a folder's keyfiles, as in VeraCrypt (its regular files
- * whose names do not start with a dot), and does not replace the password. {@code --threads} is how many
- * header trials run at once (default the processor count). Exit status: 0 success, 2 no
- * header opened (cryptsetup's code), 1 any other error, with one line on standard error.
+ * {@link org.vectorjce.volumes.tool.VolumeMain} parses the command line (picocli: the options
+ * below are a group of their own in {@code info}'s, {@code test}'s and {@code decrypt}'s help) and
+ * calls {@link #execute}. The password is the first line of standard input when it is not a
+ * terminal, else a prompt without echo; {@code --key-file} (repeatable, {@code -d}) adds a
+ * TrueCrypt keyfile, as in cryptsetup's {@code tcryptOpen}, or a folder's keyfiles, as in
+ * VeraCrypt (its regular files whose names do not start with a dot), and does not replace the
+ * password. {@code --threads} is how many header trials run at once (default the processor
+ * count). Exit statuses: {@link Exits}.
  */
 public final class TcryptCommand {
-    static final int OK = Exits.OK, FAIL = Exits.FAIL, NO_KEY = Exits.NO_KEY;
     private static final int MAX_PASSWORD_LINE = 4096;
+
+    /** The options only {@code --type tcrypt} reads; picocli fills them. */
+    public static final class Options {
+        @Option(names = "--tcrypt-hidden", description = "Open the hidden volume's header.")
+        boolean hidden;
+        @Option(names = "--tcrypt-system", description = "A system-encrypted drive or partition (its header at "
+                + "sector 62; with --header, the drive holding it).")
+        boolean system;
+        @Option(names = "--tcrypt-backup", description = "Open the backup header at the end of the image.")
+        boolean backup;
+        @Option(names = "--veracrypt-pim", paramLabel = "N", description = "VeraCrypt's PIM (1 or more).")
+        Integer pim;
+        @Option(names = "--disable-veracrypt", description = "Try TrueCrypt's KDF rows only.")
+        boolean disableVeracrypt;
+        @Option(names = "--veracrypt", hidden = true, description = "cryptsetup's old switch: VeraCrypt is tried by default.")
+        boolean veracrypt;
+        @Option(names = {"--hash", "-h"}, paramLabel = "HASH", description = "Try only this PBKDF2 hash "
+                + "(sha512, sha256, whirlpool, ripemd160, blake2s-256, stribog512).")
+        String hash;
+        @Option(names = {"--cipher", "-c"}, paramLabel = "CHAIN", description = "Try only this cipher chain "
+                + "(aes, twofish, aes-twofish, twofish-aes).")
+        String cipher;
+    }
 
     private final InputStream stdin;
     private final PrintStream out, err;
@@ -54,109 +80,42 @@ public final class TcryptCommand {
         this.console = console;
     }
 
-    /** Whether {@code args} ask for {@code --type tcrypt} (or {@code --type=tcrypt}). */
-    public static boolean wants(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--type=tcrypt") || args[i].equals("--type") && i + 1 < args.length
-                    && args[i + 1].equals("tcrypt")) {
-                return true;
-            }
+    /**
+     * Runs the {@code volume} command line {@code args} (the verb {@code volume} first, or left out)
+     * as {@code --type tcrypt} when it names no type; returns the exit status.
+     */
+    public int run(String... args) {
+        boolean typed = false;
+        for (String a : args) {
+            typed |= a.equals("--type") || a.startsWith("--type=") || a.equals("-M");
         }
-        return false;
+        String[] argv = args;
+        if (!typed) {
+            argv = Arrays.copyOf(args, args.length + 1);
+            argv[args.length] = "--type=tcrypt";
+        }
+        return VolumeMain.run(stdin, out, err, console, argv);
     }
 
-    private static final String USAGE = "usage: volume info|test|decrypt --type tcrypt IMAGE [OUT] [--tcrypt-hidden]"
-            + " [--tcrypt-system] [--tcrypt-backup] [--veracrypt-pim N] [--disable-veracrypt] [--key-file F]..."
-            + " [--hash H] [--cipher C] [--header F] [--threads N] [--dump-volume-key] [-q]";
-
-    /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
-    public int run(String[] args) {
-        return Exits.run(err, () -> dispatch(args));
-    }
-
-    private int dispatch(String[] argv) throws UsageException, IOException, VolumeException {
-        List<String> args = new ArrayList<>(Arrays.asList(argv));
-        if (!args.isEmpty() && args.get(0).equals("volume")) {
-            args.remove(0);
+    /**
+     * Runs {@code verb} ({@code info}, {@code test} or {@code decrypt}) on {@code image} ({@code target}:
+     * decrypt's OUT), once the command line is parsed: {@code o} holds the tcrypt options (null when
+     * none was given), the others the options the verbs share with LUKS.
+     */
+    public int execute(String verb, Path image, Path target, Options o, List<Path> keyFiles, Path header,
+            Integer threads, boolean dumpKey, boolean quiet) throws IOException, VolumeException, UsageException {
+        if (o == null) {
+            o = new Options();
         }
-        if (args.isEmpty()) {
-            throw new UsageException(USAGE);
-        }
-        String verb = args.remove(0);
-        List<Path> keyFiles = new ArrayList<>();
-        Path header = null;
-        String hash = null, cipher = null;
-        int pim = 0;
-        Integer threads = null;
-        boolean hidden = false, system = false, backup = false, veracrypt = true, dumpKey = false, quiet = false;
-        List<String> positional = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String value = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                value = a.substring(eq + 1);
-                a = a.substring(0, eq);
-            }
-            switch (a) {
-                case "--type", "-M" -> {
-                    String t = value != null ? value : next(args, ++i, a);
-                    if (!t.equals("tcrypt")) {
-                        throw new UsageException("--type " + t + ": this command reads --type tcrypt");
-                    }
-                }
-                case "--key-file", "-d" -> keyFiles.add(Path.of(value != null ? value : next(args, ++i, a)));
-                case "--header" -> header = Path.of(value != null ? value : next(args, ++i, a));
-                case "--hash", "-h" -> hash = value != null ? value : next(args, ++i, a);
-                case "--cipher", "-c" -> cipher = value != null ? value : next(args, ++i, a);
-                case "--veracrypt-pim" -> {
-                    String v = value != null ? value : next(args, ++i, a);
-                    try {
-                        pim = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("Invalid PIM value: " + v);
-                    }
-                    if (pim <= 0) {
-                        throw new UsageException("Invalid PIM value: " + v + " (1 or more)");
-                    }
-                }
-                case "--threads" -> {
-                    String v = value != null ? value : next(args, ++i, a);
-                    try {
-                        threads = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--threads " + v + ": not a number");
-                    }
-                    if (threads < 1) {
-                        throw new UsageException("--threads " + v + ": 1 or more");
-                    }
-                }
-                case "--tcrypt-hidden" -> hidden = true;
-                case "--tcrypt-system" -> system = true;
-                case "--tcrypt-backup" -> backup = true;
-                case "--disable-veracrypt" -> veracrypt = false;
-                case "--veracrypt" -> veracrypt = true; // cryptsetup's old switch; VeraCrypt is tried by default
-                case "--dump-volume-key", "--dump-master-key" -> dumpKey = true;
-                case "-q", "--batch-mode" -> quiet = true;
-                default -> {
-                    if (a.startsWith("-") && !a.equals("-")) {
-                        throw new UsageException("Unknown option " + a + "; " + USAGE);
-                    }
-                    positional.add(a);
-                }
-            }
-        }
-        if (hidden && system) {
+        if (o.hidden && o.system) {
             throw new UsageException("--tcrypt-hidden and --tcrypt-system cannot be combined");
         }
-        int want = verb.equals("decrypt") ? 2 : 1;
-        if (!List.of("info", "tcryptDump", "test", "decrypt").contains(verb)) {
-            throw new UsageException("Unknown command " + verb + "; " + USAGE);
+        if (o.pim != null && o.pim <= 0) {
+            throw new UsageException("Invalid PIM value: " + o.pim + " (1 or more)");
         }
-        if (positional.size() != want) {
-            throw new UsageException(USAGE);
+        if (threads != null && threads < 1) {
+            throw new UsageException("--threads " + threads + ": 1 or more");
         }
-        Path image = Path.of(positional.get(0));
         if (!Files.exists(image)) {
             throw new NoSuchFileException(image.toString());
         }
@@ -172,12 +131,11 @@ public final class TcryptCommand {
                 throw new UsageException("Operation aborted.");
             }
         }
-        Path target = verb.equals("decrypt") ? Path.of(positional.get(1)) : null;
         if (target != null && Files.exists(target)) {
             throw new FileAlreadyExistsException(target.toString());
         }
-        TcryptVolume.Builder b = TcryptVolume.at(image).hash(hash).cipher(cipher).pim(pim).hidden(hidden)
-                .system(system).backupHeader(backup).veracrypt(veracrypt);
+        TcryptVolume.Builder b = TcryptVolume.at(image).hash(o.hash).cipher(o.cipher).pim(o.pim == null ? 0 : o.pim)
+                .hidden(o.hidden).system(o.system).backupHeader(o.backup).veracrypt(!o.disableVeracrypt);
         if (header != null) {
             b.header(header);
         }
@@ -196,7 +154,7 @@ public final class TcryptCommand {
         try (TcryptVolume v = b.open()) {
             switch (verb) {
                 case "test" -> {
-                    return OK;
+                    return Exits.OK;
                 }
                 case "decrypt" -> {
                     return decrypt(v, target);
@@ -212,17 +170,10 @@ public final class TcryptCommand {
                     } else {
                         out.print(v.info().dump(image.getFileName().toString()));
                     }
-                    return OK;
+                    return Exits.OK;
                 }
             }
         }
-    }
-
-    private static String next(List<String> args, int i, String option) throws UsageException {
-        if (i >= args.size()) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args.get(i);
     }
 
     private static int decrypt(TcryptVolume v, Path target) throws IOException, VolumeException {
@@ -246,6 +197,6 @@ public final class TcryptCommand {
                 Files.deleteIfExists(target);
             }
         }
-        return OK;
+        return Exits.OK;
     }
 }

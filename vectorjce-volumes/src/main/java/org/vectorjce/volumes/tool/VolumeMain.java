@@ -3,10 +3,13 @@ package org.vectorjce.volumes.tool;
 import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -15,6 +18,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -22,21 +27,33 @@ import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
+import org.vectorjce.volumes.tcrypt.TcryptCommand;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code volume} command, named and behaving as cryptsetup where they overlap:
  *
  * <pre>
- * volume info IMAGE [--header F] [--dump-volume-key [--key-file F] [--key-slot N] [-q]]
+ * volume info IMAGE [--header F] [--key-slot N] [--dump-volume-key [--key-file F] [-q]]
  * volume test IMAGE [--header F] [--key-file F] [--key-slot N] [-v]
  * volume decrypt IMAGE OUT [--header F] [--key-file F] [--key-slot N] [--threads N]
  * volume encrypt IN IMAGE [--header F] [--key-file F] [--key-slot N] [--threads N]
  * volume format IMAGE [--type luks2|luks1] [--cipher C] [--key-size BITS] [--hash H] [--sector-size B]
  *              [--pbkdf argon2id|argon2i|pbkdf2] [--iter-time MS] [--pbkdf-memory KIB] [--pbkdf-parallel N]
  *              [--pbkdf-force-iterations N] [--key-file F] [-q]
- * volume add-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-q] [-v]
+ * volume add-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
  * volume remove-key IMAGE [--key-file F] [--key-slot N] [--header F] [-q] [-v]
- * volume change-key IMAGE [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
+ * volume change-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
+ * volume info|test|decrypt --type tcrypt ...   (TrueCrypt/VeraCrypt: {@link TcryptCommand})
+ * volume help [VERB] | --help | --version
  * </pre>
  *
  * {@code info} is {@code cryptsetup luksDump}; {@code test} is {@code cryptsetup open
@@ -44,17 +61,32 @@ import org.vectorjce.volumes.luks.LuksVolume;
  * the new file {@code OUT} (an existing one is refused; {@code --threads N} workers, default the
  * processor count; a progress bar on a terminal); {@code encrypt} writes the raw file {@code IN}
  * into the payload from its start, as {@code dd} to the opened device does (the only verb that
- * opens IMAGE for writing). The passphrase is the whole key file with
- * {@code --key-file} (all of standard input for {@code --key-file -}), else the first line of standard input when it is not a terminal, else a
- * prompt without echo. Exit status: 0 success, 2 no key slot opened (cryptsetup's code), 1 any
- * other error, with one line on standard error.
+ * opens IMAGE for writing). The passphrase is the whole key file with {@code --key-file} (all of
+ * standard input for {@code --key-file -}), else the first line of standard input when it is not
+ * a terminal, else a prompt without echo.
+ *
+ * <p>The command line is parsed by picocli: each verb is a class below whose annotated fields are
+ * its options, so {@code --help} and {@code help VERB} list exactly what the verb reads. Exit
+ * statuses and the one line on standard error: {@link Exits}. {@code -h} is {@code --hash} in the
+ * verbs, as in cryptsetup, and help only at the top level; {@code --help} and {@code -?} work
+ * everywhere.
  */
-public final class VolumeMain {
-    static final int OK = Exits.OK, FAIL = Exits.FAIL, NO_KEY = Exits.NO_KEY;
-
+@Command(name = "volume", mixinStandardHelpOptions = true, versionProvider = VolumeMain.Version.class,
+        sortOptions = false, synopsisSubcommandLabel = "VERB", commandListHeading = "%nVerbs:%n",
+        description = {"LUKS1/LUKS2 and TrueCrypt/VeraCrypt volumes in pure Java, named and behaving as cryptsetup "
+                + "where they overlap. A LUKS volume's version is read from its header; info, test and decrypt "
+                + "read TrueCrypt/VeraCrypt volumes with --type tcrypt."},
+        footerHeading = "%nSecrets:%n",
+        footer = {"The existing passphrase is the --key-file's bytes (-: all of standard input), else the first "
+                + "line of standard input when it is not a terminal, else a prompt without echo. Each verb's "
+                + "options: volume help VERB (or volume VERB --help)."})
+public final class VolumeMain implements Callable<Integer> {
     private final InputStream stdin;
     private final PrintStream out, err;
     private final Console console;
+
+    @Spec
+    CommandSpec spec;
 
     VolumeMain(InputStream stdin, PrintStream out, PrintStream err, Console console) {
         this.stdin = stdin;
@@ -64,167 +96,375 @@ public final class VolumeMain {
     }
 
     public static void main(String[] args) {
-        int rc = new VolumeMain(System.in, System.out, System.err, System.console()).run(args);
+        int rc = run(System.in, System.out, System.err, System.console(), args);
         System.out.flush();
         System.exit(rc);
     }
 
-    private static final String USAGE = "usage: volume info|test|decrypt|encrypt|format|add-key|remove-key|change-key IMAGE [OUT]"
-            + " [--key-file F] [--key-slot N]"
-            + " [--header F] [--dump-volume-key] [-q] [-v] [--threads N]";
+    /** Runs the command line {@code args} with these streams; returns the exit status. */
+    public static int run(InputStream stdin, PrintStream out, PrintStream err, Console console, String... args) {
+        return new VolumeMain(stdin, out, err, console).run(args);
+    }
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
     public int run(String[] args) {
-        if (org.vectorjce.volumes.tcrypt.TcryptCommand.wants(args)) {
-            // TrueCrypt/VeraCrypt (--type tcrypt): its own verbs and options, as cryptsetup's tcrypt*
-            return new org.vectorjce.volumes.tcrypt.TcryptCommand(stdin, out, err, console).run(args);
+        String[] argv = args.length > 0 && args[0].equals("volume") ? Arrays.copyOfRange(args, 1, args.length) : args;
+        PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        CommandLine cl = new CommandLine(this);
+        for (Object verb : List.of(new Info(), new Test(), new Decrypt(), new Encrypt(), new Format(), new AddKey(),
+                new RemoveKey(), new ChangeKey(), new CommandLine.HelpCommand())) {
+            cl.addSubcommand(verb);
         }
-        return Exits.run(err, () -> dispatch(args));
-    }
-
-    private int dispatch(String[] argv) throws UsageException, IOException, VolumeException {
-        List<String> args = new ArrayList<>(Arrays.asList(argv));
-        if (!args.isEmpty() && args.get(0).equals("volume")) {
-            args.remove(0);
+        cl.setOut(o).setErr(e).setOverwrittenOptionsAllowed(true)
+                .setParameterExceptionHandler(Exits::onParameterError)
+                .setExecutionExceptionHandler(Exits::onExecutionError);
+        // the exit statuses in every verb's help, from the one table
+        List<CommandLine> all = new ArrayList<>(cl.getSubcommands().values());
+        all.add(cl);
+        for (CommandLine c : all) {
+            c.getCommandSpec().usageMessage().exitCodeListHeading("%nExit status:%n").exitCodeList(Exits.HELP);
         }
-        if (args.isEmpty()) {
-            throw new UsageException(USAGE);
-        }
-        String verb = args.remove(0);
-        Path keyFile = null, header = null;
-        Integer keySlot = null;
-        boolean dumpKey = false, quiet = false, verbose = false;
-        int threads = Runtime.getRuntime().availableProcessors();
-        String type = "luks2", cipher = null, hash = null, pbkdf = null;
-        Long pbkdfMemory = null, pbkdfParallel = null, sectorSize = null;
-        Integer keySize = null;
-        Long iterTime = null, forceIterations = null;
-        List<String> positional = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String value = null;
-            int eq = a.indexOf('=');
-            if (a.startsWith("--") && eq > 0) {
-                value = a.substring(eq + 1);
-                a = a.substring(0, eq);
-            }
-            switch (a) {
-                case "--key-file", "-d" -> keyFile = Path.of(value != null ? value : next(args, ++i, a));
-                case "--header" -> header = Path.of(value != null ? value : next(args, ++i, a));
-                case "--key-slot", "-S" -> {
-                    String v = value != null ? value : next(args, ++i, a);
-                    try {
-                        keySlot = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--key-slot " + v + ": not a number");
-                    }
-                }
-                case "--dump-volume-key", "--dump-master-key" -> dumpKey = true;
-                case "-q", "--batch-mode" -> quiet = true;
-                case "-v", "--verbose" -> verbose = true;
-                case "--type", "-M" -> type = value != null ? value : next(args, ++i, a);
-                case "--cipher", "-c" -> cipher = value != null ? value : next(args, ++i, a);
-                case "--hash", "-h" -> hash = value != null ? value : next(args, ++i, a);
-                case "--key-size", "-s" -> keySize = (int) number(value != null ? value : next(args, ++i, a), a, 8, 4096);
-                case "--iter-time", "-i" -> iterTime = number(value != null ? value : next(args, ++i, a), a, 1, 3_600_000);
-                case "--pbkdf-force-iterations" -> forceIterations = number(value != null ? value : next(args, ++i, a), a,
-                        1, 0xFFFF_FFFFL);
-                case "--pbkdf" -> pbkdf = value != null ? value : next(args, ++i, a);
-                case "--pbkdf-memory" -> pbkdfMemory = number(value != null ? value : next(args, ++i, a), a, 8,
-                        4L * 1024 * 1024);
-                case "--pbkdf-parallel" -> pbkdfParallel = number(value != null ? value : next(args, ++i, a), a, 1, 16);
-                case "--sector-size" -> sectorSize = number(value != null ? value : next(args, ++i, a), a, 512, 4096);
-                case "--threads" -> {
-                    String v = value != null ? value : next(args, ++i, a);
-                    try {
-                        threads = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        threads = 0;
-                    }
-                    if (threads < 1 || threads > 1024) {
-                        throw new UsageException("--threads " + v + ": a number from 1 to 1024");
-                    }
-                }
-                default -> {
-                    if (a.startsWith("-") && !a.equals("-")) {
-                        throw new UsageException("Unknown option " + a + "; " + USAGE);
-                    }
-                    positional.add(a);
-                }
-            }
-        }
-        switch (verb) {
-            case "info", "luksDump" -> {
-                need(positional, 1, "volume info IMAGE");
-                return info(Path.of(positional.get(0)), header, keyFile, keySlot, dumpKey, quiet);
-            }
-            case "test" -> {
-                need(positional, 1, "volume test IMAGE");
-                try (LuksVolume v = open(Path.of(positional.get(0)), header, keyFile, keySlot)) {
-                    if (verbose && v.keySlot().isPresent()) {
-                        // as cryptsetup -v: silent on success unless asked
-                        out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
-                    }
-                }
-                return OK;
-            }
-            case "decrypt" -> {
-                need(positional, 2, "volume decrypt IMAGE OUT");
-                return decrypt(Path.of(positional.get(0)), Path.of(positional.get(1)), header, keyFile, keySlot,
-                        threads);
-            }
-            case "encrypt" -> {
-                need(positional, 2, "volume encrypt IN IMAGE");
-                return encrypt(Path.of(positional.get(0)), Path.of(positional.get(1)), header, keyFile, keySlot,
-                        threads);
-            }
-            case "format", "luksFormat" -> {
-                need(positional, 1, "volume format IMAGE");
-                KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
-                return format(Path.of(positional.get(0)), type, cipher, keySize, hash, iterTime, forceIterations, keyFile,
-                        quiet, (pbkdf != null && !pbkdf.equals("pbkdf2")) || pbkdfMemory != null || pbkdfParallel != null,
-                        sectorSize, o);
-            }
-            case "add-key", "luksAddKey" -> {
-                if (positional.isEmpty() || positional.size() > 2) {
-                    throw new UsageException("usage: volume add-key IMAGE [NEW_KEY_FILE]");
-                }
-                KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
-                if (keySlot != null) {
-                    if (keySlot < 0) {
-                        throw new VolumeException("Key slot " + keySlot + " is out of range (0 or more)");
-                    }
-                    o.keySlot(keySlot);
-                }
-                return addKey(Path.of(positional.get(0)), positional.size() == 2 ? Path.of(positional.get(1)) : null,
-                        header, keyFile, o, verbose);
-            }
-            case "remove-key", "luksRemoveKey" -> {
-                need(positional, 1, "volume remove-key IMAGE");
-                return removeKey(Path.of(positional.get(0)), header, keyFile, keySlot, quiet, verbose);
-            }
-            case "change-key", "luksChangeKey" -> {
-                if (positional.isEmpty() || positional.size() > 2) {
-                    throw new UsageException("usage: volume change-key IMAGE [NEW_KEY_FILE]");
-                }
-                KeySlotOptions o = slotOptions(pbkdf, hash, iterTime, pbkdfMemory, pbkdfParallel, forceIterations);
-                return changeKey(Path.of(positional.get(0)), positional.size() == 2 ? Path.of(positional.get(1)) : null,
-                        header, keyFile, keySlot, o, verbose);
-            }
-            default -> throw new UsageException("Unknown command " + verb + "; " + USAGE);
-        }
-    }
-
-    private static long number(String v, String option, long min, long max) throws UsageException {
         try {
-            long n = Long.parseLong(v);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // below
+            return cl.execute(argv);
+        } catch (OutOfMemoryError x) {
+            return Exits.report(e, x);
+        } finally {
+            o.flush();
+            e.flush();
+            out.flush();
+            err.flush();
         }
-        throw new UsageException(option + " " + v + ": a number from " + min + " to " + max);
+    }
+
+    /** {@code volume} without a verb. */
+    @Override
+    public Integer call() {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key or help");
+    }
+
+    /** {@code volume --version}: the module's version (a filtered resource) and the JVM it runs on. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = VolumeMain.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"volume (VectorJCE volumes) " + p.getProperty("version", "(unknown version)"),
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+
+    // ---- the verbs: each one's options are its annotated fields
+
+    /** What every verb has: {@code --help} ({@code -h} is {@code --hash} in the verbs, as in cryptsetup). */
+    abstract static class Verb implements Callable<Integer> {
+        @Option(names = {"--help", "-?"}, usageHelp = true, description = "Show this help and exit.")
+        boolean help;
+    }
+
+    /** The KDF of a new key slot (format, add-key, change-key). */
+    static final class Kdf {
+        @Option(names = "--pbkdf", paramLabel = "KDF", description = "argon2id, argon2i or pbkdf2 (LUKS2 default "
+                + "argon2id; LUKS1 pbkdf2 only).")
+        String pbkdf;
+        @Option(names = {"--hash", "-h"}, paramLabel = "HASH", description = "PBKDF2's hash and the AF hash "
+                + "(default sha256; LUKS1 key slots use the header's; format --type luks1: the header's hash).")
+        String hash;
+        @Option(names = {"--iter-time", "-i"}, paramLabel = "MS", description = "Calibrate the KDF to this many "
+                + "milliseconds (default 2000).")
+        Long iterTime;
+        @Option(names = "--pbkdf-memory", paramLabel = "KIB", description = "Argon2's memory ceiling in KiB "
+                + "(default min(1 GiB, half the physical memory)).")
+        Long memory;
+        @Option(names = "--pbkdf-parallel", paramLabel = "N", description = "Argon2's lanes (default min(4, processors)).")
+        Long parallel;
+        @Option(names = "--pbkdf-force-iterations", paramLabel = "N", description = "No calibration: N PBKDF2 "
+                + "iterations (1000 or more) or Argon2 time cost N (4 or more).")
+        Long forceIterations;
+
+        void check() throws UsageException {
+            range(iterTime, "--iter-time", 1, 3_600_000);
+            range(forceIterations, "--pbkdf-force-iterations", 1, 0xFFFF_FFFFL);
+            range(memory, "--pbkdf-memory", 8, 4L * 1024 * 1024);
+            range(parallel, "--pbkdf-parallel", 1, 16);
+        }
+
+        KeySlotOptions options() throws VolumeException {
+            return slotOptions(pbkdf, hash, iterTime, memory, parallel, forceIterations);
+        }
+    }
+
+    /** Refuses {@code v} outside {@code [min, max]}, with the option's name. */
+    static void range(Number v, String option, long min, long max) throws UsageException {
+        if (v != null && (v.longValue() < min || v.longValue() > max)) {
+            throw new UsageException(option + " " + v + ": a number from " + min + " to " + max);
+        }
+    }
+
+    /**
+     * The verbs that also read TrueCrypt/VeraCrypt ({@code info}, {@code test}, {@code decrypt}):
+     * {@code --type}, the options shared with LUKS, and the tcrypt group.
+     */
+    abstract class Typed extends Verb {
+        @Option(names = {"--type", "-M"}, paramLabel = "TYPE", description = "luks (default: LUKS1 or LUKS2, as the "
+                + "header says), luks1, luks2, or tcrypt (TrueCrypt/VeraCrypt).")
+        String type = "luks";
+        @Option(names = "--header", paramLabel = "FILE", description = "A detached header (LUKS); the header's "
+                + "image (--type tcrypt, e.g. the drive of a system partition).")
+        Path header;
+        @Option(names = {"--key-file", "-d"}, paramLabel = "FILE", description = "LUKS: the passphrase is this file's "
+                + "bytes (-: all of standard input). --type tcrypt: a keyfile or a folder of them, added to the "
+                + "password (repeatable).")
+        List<Path> keyFiles = new ArrayList<>();
+        @Option(names = {"--key-slot", "-S"}, paramLabel = "N", description = "LUKS: try only this key slot.")
+        Integer keySlot;
+        @Option(names = "--threads", paramLabel = "N", description = "decrypt: workers (LUKS, 1 to 1024); "
+                + "--type tcrypt: header trials at once. Default: the processor count.")
+        Integer threads;
+        @ArgGroup(exclusive = false, validate = false, heading = "%nTrueCrypt/VeraCrypt (with --type tcrypt):%n")
+        TcryptCommand.Options tcrypt;
+
+        /** Runs the verb as {@code --type tcrypt}, or checks the options for LUKS and returns false. */
+        boolean tcrypt() throws UsageException {
+            switch (type) {
+                case "tcrypt" -> {
+                    if (keySlot != null) {
+                        throw new UsageException("--key-slot is LUKS's: a TrueCrypt/VeraCrypt volume has no key slots");
+                    }
+                    return true;
+                }
+                case "luks", "luks1", "luks2" -> {
+                    if (tcrypt != null) {
+                        throw new UsageException("--hash, --cipher, --tcrypt-* and --veracrypt-* need --type tcrypt"
+                                + " (a LUKS header names its own cipher and hash)");
+                    }
+                    if (keyFiles.size() > 1) {
+                        throw new UsageException("--key-file given " + keyFiles.size()
+                                + " times: a LUKS volume takes one key file");
+                    }
+                    return false;
+                }
+                default -> throw new UsageException("--type " + type + ": luks, luks1, luks2 or tcrypt");
+            }
+        }
+
+        Path keyFile() {
+            return keyFiles.isEmpty() ? null : keyFiles.get(0);
+        }
+
+        TcryptCommand tc() {
+            return new TcryptCommand(stdin, out, err, console);
+        }
+    }
+
+    @Command(name = "info", aliases = {"luksDump", "tcryptDump"}, sortOptions = false,
+            description = {"The header, laid out as cryptsetup luksDump (LUKS) or tcryptDump (--type tcrypt) prints it. "
+                    + "Nothing is unlocked unless --dump-volume-key (--type tcrypt: the password opens the header "
+                    + "first)."})
+    final class Info extends Typed {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume.")
+        Path image;
+        @Option(names = {"--dump-volume-key", "--dump-master-key"}, description = "Unlock the volume and print its "
+                + "key, as luksDump --dump-volume-key (asks YES on a terminal unless -q).")
+        boolean dumpKey;
+        @Option(names = {"-q", "--batch-mode"}, description = "Do not ask for confirmation.")
+        boolean quiet;
+
+        @Override
+        public Integer call() throws Exception {
+            if (tcrypt()) {
+                return tc().execute("info", image, null, tcrypt, keyFiles, header, threads, dumpKey, quiet);
+            }
+            return info(image, header, keyFile(), keySlot, dumpKey, quiet);
+        }
+    }
+
+    @Command(name = "test", sortOptions = false, description = {"Whether the passphrase (or key file) opens the "
+            + "volume, as cryptsetup open --test-passphrase: exit 0 when it does, 2 when nothing opened."})
+    final class Test extends Typed {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume.")
+        Path image;
+        @Option(names = {"-v", "--verbose"}, description = "Say which key slot opened (LUKS).")
+        boolean verbose;
+
+        @Override
+        public Integer call() throws Exception {
+            if (tcrypt()) {
+                return tc().execute("test", image, null, tcrypt, keyFiles, header, threads, false, false);
+            }
+            try (LuksVolume v = open(image, header, keyFile(), keySlot)) {
+                if (verbose && v.keySlot().isPresent()) {
+                    // as cryptsetup -v: silent on success unless asked
+                    out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
+                }
+            }
+            return Exits.OK;
+        }
+    }
+
+    @Command(name = "decrypt", sortOptions = false, description = {"The plaintext cryptsetup open would show, into "
+            + "the new file OUT (a progress bar on a terminal; the partial file is removed on failure)."})
+    final class Decrypt extends Typed {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume.")
+        Path image;
+        @Parameters(index = "1", paramLabel = "OUT", description = "The plaintext file to create (must not exist).")
+        Path target;
+
+        @Override
+        public Integer call() throws Exception {
+            if (tcrypt()) {
+                return tc().execute("decrypt", image, target, tcrypt, keyFiles, header, threads, false, false);
+            }
+            range(threads, "--threads", 1, 1024);
+            return decrypt(image, target, header, keyFile(), keySlot, threads == null ? processors() : threads);
+        }
+    }
+
+    @Command(name = "encrypt", sortOptions = false, description = {"The raw file IN into the payload of the LUKS "
+            + "volume IMAGE from its start, as dd to the device cryptsetup open makes: the header and the payload "
+            + "after IN are not touched; IN larger than the payload is refused. The only verb that writes the "
+            + "payload."})
+    final class Encrypt extends Verb {
+        @Parameters(index = "0", paramLabel = "IN", description = "The plaintext to write (a regular file).")
+        Path in;
+        @Parameters(index = "1", paramLabel = "IMAGE", description = "The LUKS volume.")
+        Path image;
+        @Option(names = "--header", paramLabel = "FILE", description = "A detached header.")
+        Path header;
+        @Option(names = {"--key-file", "-d"}, paramLabel = "FILE", description = "The passphrase is this file's "
+                + "bytes (-: all of standard input).")
+        Path keyFile;
+        @Option(names = {"--key-slot", "-S"}, paramLabel = "N", description = "Try only this key slot.")
+        Integer keySlot;
+        @Option(names = "--threads", paramLabel = "N", description = "Workers, 1 to 1024 (default: the processor "
+                + "count).")
+        Integer threads;
+
+        @Override
+        public Integer call() throws Exception {
+            range(threads, "--threads", 1, 1024);
+            return encrypt(in, image, header, keyFile, keySlot, threads == null ? processors() : threads);
+        }
+    }
+
+    @Command(name = "format", aliases = "luksFormat", sortOptions = false, description = {"A new LUKS2 (default, laid "
+            + "out as cryptsetup 2.6's) or LUKS1 volume in the existing file IMAGE, as cryptsetup luksFormat, with "
+            + "the passphrase in key slot 0. Asks YES on a terminal unless -q; everything is checked before "
+            + "anything is written."})
+    final class Format extends Verb {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The file to format (it must exist and hold "
+                + "the header and at least one sector).")
+        Path image;
+        @Option(names = {"--type", "-M"}, paramLabel = "TYPE", description = "luks2 (default) or luks1.")
+        String type = "luks2";
+        @Option(names = {"--cipher", "-c"}, paramLabel = "CIPHER", description = "The payload's cipher in dm-crypt's "
+                + "syntax (default aes-xts-plain64).")
+        String cipher;
+        @Option(names = {"--key-size", "-s"}, paramLabel = "BITS", description = "The volume key's size (default 512 "
+                + "for XTS, else 256).")
+        Integer keySize;
+        @Option(names = "--sector-size", paramLabel = "BYTES", description = "LUKS2 payload sector size, 512 to 4096 "
+                + "(default 4096 when the payload is a multiple of it, else 512).")
+        Long sectorSize;
+        @Mixin
+        Kdf kdf;
+        @Option(names = {"--key-file", "-d"}, paramLabel = "FILE", description = "The passphrase is this file's "
+                + "bytes (-: all of standard input).")
+        Path keyFile;
+        @Option(names = {"-q", "--batch-mode"}, description = "Do not ask for confirmation.")
+        boolean quiet;
+
+        @Override
+        public Integer call() throws Exception {
+            range(keySize, "--key-size", 8, 4096);
+            range(sectorSize, "--sector-size", 512, 4096);
+            kdf.check();
+            KeySlotOptions o = kdf.options();
+            return format(image, type, cipher, keySize, kdf.hash, kdf.iterTime, kdf.forceIterations, keyFile, quiet,
+                    (kdf.pbkdf != null && !kdf.pbkdf.equals("pbkdf2")) || kdf.memory != null || kdf.parallel != null,
+                    sectorSize, o);
+        }
+    }
+
+    /** What the key-slot verbs share: the volume, its header and the existing secret. */
+    abstract static class KeyVerb extends Verb {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The LUKS volume.")
+        Path image;
+        @Option(names = "--header", paramLabel = "FILE", description = "A detached header (the file written).")
+        Path header;
+        @Option(names = {"--key-file", "-d"}, paramLabel = "FILE", description = "The existing passphrase is this "
+                + "file's bytes (-: all of standard input; then the new one must be NEW_KEY_FILE).")
+        Path keyFile;
+        @Option(names = {"-v", "--verbose"}, description = "Say which key slot changed.")
+        boolean verbose;
+    }
+
+    @Command(name = "add-key", aliases = "luksAddKey", sortOptions = false, description = {"A new key slot for a new "
+            + "passphrase, opened with an existing one, as cryptsetup luksAddKey. The new secret is NEW_KEY_FILE's "
+            + "bytes, else the next line of standard input, else a prompt asked twice."})
+    final class AddKey extends KeyVerb {
+        @Parameters(index = "1", arity = "0..1", paramLabel = "NEW_KEY_FILE", description = "The new secret's file.")
+        Path newKeyFile;
+        @Option(names = {"--key-slot", "-S"}, paramLabel = "N", description = "The new slot's number (default the "
+                + "first free: LUKS1 0..7, LUKS2 0..31).")
+        Integer keySlot;
+        @Mixin
+        Kdf kdf;
+
+        @Override
+        public Integer call() throws Exception {
+            kdf.check();
+            KeySlotOptions o = kdf.options();
+            if (keySlot != null) {
+                if (keySlot < 0) {
+                    throw new VolumeException("Key slot " + keySlot + " is out of range (0 or more)");
+                }
+                o.keySlot(keySlot);
+            }
+            return addKey(image, newKeyFile, header, keyFile, o, verbose);
+        }
+    }
+
+    @Command(name = "remove-key", aliases = "luksRemoveKey", sortOptions = false, description = {"Removes the key "
+            + "slot the given passphrase opens, as cryptsetup luksRemoveKey; the last one only with -q or a YES on a "
+            + "terminal."})
+    final class RemoveKey extends KeyVerb {
+        @Option(names = {"--key-slot", "-S"}, paramLabel = "N", description = "Try only this key slot.")
+        Integer keySlot;
+        @Option(names = {"-q", "--batch-mode"}, description = "Do not ask for confirmation (removing the last slot).")
+        boolean quiet;
+
+        @Override
+        public Integer call() throws Exception {
+            return removeKey(image, header, keyFile, keySlot, quiet, verbose);
+        }
+    }
+
+    @Command(name = "change-key", aliases = "luksChangeKey", sortOptions = false, description = {"The key slot the "
+            + "existing passphrase opens gets the new one, as cryptsetup luksChangeKey (LUKS2 keeps the slot number, "
+            + "LUKS1 moves it to the first free slot). The new secret as for add-key."})
+    final class ChangeKey extends KeyVerb {
+        @Parameters(index = "1", arity = "0..1", paramLabel = "NEW_KEY_FILE", description = "The new secret's file.")
+        Path newKeyFile;
+        @Option(names = {"--key-slot", "-S"}, paramLabel = "N", description = "Try only this key slot.")
+        Integer keySlot;
+        @Mixin
+        Kdf kdf;
+
+        @Override
+        public Integer call() throws Exception {
+            kdf.check();
+            return changeKey(image, newKeyFile, header, keyFile, keySlot, kdf.options(), verbose);
+        }
+    }
+
+    private static int processors() {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /**
@@ -304,12 +544,12 @@ public final class VolumeMain {
         } finally {
             Arrays.fill(p, (byte) 0);
         }
-        return OK;
+        return Exits.OK;
     }
 
     // ---- key slots: add-key, remove-key, change-key (cryptsetup's luksAddKey, luksRemoveKey, luksChangeKey)
 
-    private static KeySlotOptions slotOptions(String pbkdf, String hash, Long iterTime, Long memory, Long parallel,
+    static KeySlotOptions slotOptions(String pbkdf, String hash, Long iterTime, Long memory, Long parallel,
             Long forceIterations) throws VolumeException {
         KeySlotOptions o = KeySlotOptions.defaults();
         if (pbkdf != null) {
@@ -435,7 +675,7 @@ public final class VolumeMain {
                 Arrays.fill(np, (byte) 0);
             }
         }
-        return OK;
+        return Exits.OK;
     }
 
     /**
@@ -462,7 +702,7 @@ public final class VolumeMain {
                 out.println("Key slot " + slot + " removed.");
             }
         }
-        return OK;
+        return Exits.OK;
     }
 
     /** {@code volume change-key}: the key slot the existing secret opens now holds the new one. */
@@ -480,20 +720,7 @@ public final class VolumeMain {
                 Arrays.fill(np, (byte) 0);
             }
         }
-        return OK;
-    }
-
-    private static String next(List<String> args, int i, String option) throws UsageException {
-        if (i >= args.size()) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args.get(i);
-    }
-
-    private static void need(List<String> positional, int n, String usage) throws UsageException {
-        if (positional.size() != n) {
-            throw new UsageException("usage: " + usage);
-        }
+        return Exits.OK;
     }
 
     private static LuksVolume.Builder builder(Path image, Path header) {
@@ -552,9 +779,8 @@ public final class VolumeMain {
             throw new NoSuchFileException(image.toString());
         }
         if (!dumpKey) {
-            LuksInfo info = builder(image, header).info();
-            out.print(info.dump());
-            return OK;
+            out.print(LuksInfo.luksDump(image, header, keySlot));
+            return Exits.OK;
         }
         if (!quiet) {
             if (!Passphrase.isTerminal() || console == null) {
@@ -575,7 +801,7 @@ public final class VolumeMain {
                 Arrays.fill(k, (byte) 0);
             }
         }
-        return OK;
+        return Exits.OK;
     }
 
     /** Bytes per work item of {@code decrypt} and {@code encrypt}: 4 MiB (many sector-cipher runs of 1 MiB). */
@@ -619,7 +845,7 @@ public final class VolumeMain {
                 }
             }
         }
-        return OK;
+        return Exits.OK;
     }
 
     /**
@@ -669,7 +895,7 @@ public final class VolumeMain {
                 }
             });
         }
-        return OK;
+        return Exits.OK;
     }
 
     /** One chunk of {@link #chunks}: {@code buf} is cleared and limited to the chunk's length. */
