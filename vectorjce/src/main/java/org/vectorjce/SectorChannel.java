@@ -6,12 +6,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
-import java.security.InvalidAlgorithmParameterException;
 import java.util.Arrays;
-import java.util.Locale;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import org.vectorjce.internal.jca.RawKey;
 
 /**
  * The plaintext of an encrypted disk image, read and written at any position and length: what
@@ -24,8 +20,8 @@ import org.vectorjce.internal.jca.RawKey;
  * {@link SectorParameterSpec} with {@code sectorSize} and {@code ivLargeSectors}: dm-crypt's
  * {@code --sector-size}, {@code --iv-large-sectors} and (as a sector count) {@code --skip}.
  *
- * <p>Reads and writes of many sectors go through one cipher call per run of whole sectors (up to
- * 1 MiB). A write that covers part of a sector reads, decrypts, patches and re-encrypts that
+ * <p>Reads and writes of many sectors go through one {@link SectorCipher} call per run of whole
+ * sectors (up to 1 MiB), with no {@code Cipher.init}. A write that covers part of a sector reads, decrypts, patches and re-encrypts that
  * sector; a write past the end first extends the image with encrypted zero sectors. The image's
  * size is always a whole number of sectors: {@link #size()} is the image's size, and
  * {@link #truncate} takes whole sectors only.
@@ -45,32 +41,21 @@ public final class SectorChannel implements SeekableByteChannel {
     private static final int RUN = 1 << 20;
 
     private final SeekableByteChannel image;
-    private final String algorithm;
-    private final String ivGenerator;
     private final int sectorSize;
     private final long firstSector;
     private final boolean ivLargeSectors;
-    private final RawKey key;
-    private final Cipher enc, dec;
+    /** Encrypts and decrypts the image's sectors; holds the key schedules. */
+    private final SectorCipher cipher;
     private final byte[] work;
     private long position;
     private boolean open = true;
 
-    private SectorChannel(SeekableByteChannel image, String algorithm, String mode, String ivGenerator,
-            byte[] key, int sectorSize, long firstSector, boolean ivLargeSectors, VectorJceProvider p)
-            throws GeneralSecurityException {
+    private SectorChannel(SeekableByteChannel image, SectorCipher cipher, long firstSector, boolean ivLargeSectors) {
         this.image = image;
-        this.algorithm = algorithm;
-        this.ivGenerator = ivGenerator;
-        this.sectorSize = sectorSize;
+        this.cipher = cipher;
+        this.sectorSize = cipher.sectorSize();
         this.firstSector = firstSector;
         this.ivLargeSectors = ivLargeSectors;
-        this.key = new RawKey(algorithm, key.clone());
-        this.enc = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", p);
-        this.dec = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", p);
-        // Checks the spec (generator, size, transformation) and the key once, here.
-        enc.init(Cipher.ENCRYPT_MODE, this.key, spec(0));
-        dec.init(Cipher.DECRYPT_MODE, this.key, spec(0));
         this.work = new byte[RUN];
     }
 
@@ -114,7 +99,7 @@ public final class SectorChannel implements SeekableByteChannel {
     public static SectorChannel open(SeekableByteChannel image, String cipherSpec, SecretKey key, int sectorSize,
             long firstSector, boolean ivLargeSectors, VectorJceProvider provider)
             throws IOException, GeneralSecurityException {
-        String[] c = parse(cipherSpec);
+        SectorCipher.parse(cipherSpec); // the specification first, before the image is read
         long size = image.size();
         if (sectorSize > 0 && size % sectorSize != 0) {
             throw new IOException("The image is " + size + " bytes: not a whole number of " + sectorSize
@@ -124,36 +109,18 @@ public final class SectorChannel implements SeekableByteChannel {
         if (k == null) {
             throw new java.security.InvalidKeyException("The key has no encoding");
         }
+        SectorCipher c;
         try {
-            return new SectorChannel(image, c[0], c[1], c[2], k, sectorSize, firstSector, ivLargeSectors, provider);
+            c = SectorCipher.of(cipherSpec, k, sectorSize, ivLargeSectors, provider);
         } finally {
             Arrays.fill(k, (byte) 0);
         }
-    }
-
-    /** {@code aes-xts-plain64} → {"AES", "XTS", "plain64"}. */
-    static String[] parse(String cipherSpec) throws InvalidAlgorithmParameterException {
-        String[] parts = cipherSpec == null ? new String[0] : cipherSpec.split("-", 3);
-        if (parts.length != 3) {
-            throw new InvalidAlgorithmParameterException("Cipher specification '" + cipherSpec
-                    + "' is not cipher-mode-ivgenerator (e.g. aes-xts-plain64)");
+        if (!c.canEncrypt()) {
+            c.close();
+            throw new java.security.InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
+                    + " (allowed for decryption only), and a SectorChannel writes");
         }
-        String alg = switch (parts[0].toLowerCase(Locale.ROOT)) {
-            case "aes" -> "AES";
-            case "twofish" -> "Twofish";
-            default -> throw new InvalidAlgorithmParameterException("Cipher '" + parts[0] + "' in '" + cipherSpec
-                    + "': aes or twofish");
-        };
-        String mode = parts[1].toUpperCase(Locale.ROOT);
-        if (!mode.equals("XTS") && !mode.equals("LRW") && !mode.equals("CBC")) {
-            throw new InvalidAlgorithmParameterException("Mode '" + parts[1] + "' in '" + cipherSpec
-                    + "': xts, lrw or cbc");
-        }
-        return new String[] {alg, mode, parts[2].toLowerCase(Locale.ROOT)};
-    }
-
-    private SectorParameterSpec spec(long imageSector) {
-        return new SectorParameterSpec(ivGenerator, firstSector + imageSector, sectorSize, ivLargeSectors);
+        return new SectorChannel(image, c, firstSector, ivLargeSectors);
     }
 
     private void ensureOpen() throws ClosedChannelException {
@@ -183,10 +150,10 @@ public final class SectorChannel implements SeekableByteChannel {
             int take = Math.min(len - skip, n - done);
             if (skip == 0 && take == len && dst.hasArray()) {
                 // Whole sectors into a heap buffer: decrypt straight into it (one copy less).
-                crypt(dec, s, work, 0, dst.array(), dst.arrayOffset() + dst.position(), len);
+                crypt(false, s, work, 0, dst.array(), dst.arrayOffset() + dst.position(), len);
                 dst.position(dst.position() + len);
             } else {
-                crypt(dec, s, work, len);
+                crypt(false, s, work, len);
                 dst.put(work, skip, take);
             }
             done += take;
@@ -225,22 +192,22 @@ public final class SectorChannel implements SeekableByteChannel {
                     Arrays.fill(work, 0, len, (byte) 0);
                     if (headPartial && start < imageSize) {
                         readFully(start, work, sectorSize, 0);
-                        crypt(dec, s, work, 0, sectorSize);
+                        crypt(false, s, work, 0, sectorSize);
                     }
                     long lastStart = start + len - sectorSize;
                     if (tailPartial && lastStart < imageSize && (lastStart != start || !headPartial)) {
                         readFully(lastStart, work, sectorSize, len - sectorSize);
-                        crypt(dec, s + sectors - 1, work, len - sectorSize, sectorSize);
+                        crypt(false, s + sectors - 1, work, len - sectorSize, sectorSize);
                     }
                 }
                 used = Math.max(used, len);
                 if (!headPartial && !tailPartial && src.hasArray()) {
                     // Whole sectors from a heap buffer: encrypt straight out of it (one copy less).
-                    crypt(enc, s, src.array(), src.arrayOffset() + src.position(), work, 0, len);
+                    crypt(true, s, src.array(), src.arrayOffset() + src.position(), work, 0, len);
                     src.position(src.position() + len);
                 } else {
                     src.get(work, skip, take);
-                    crypt(enc, s, work, len);
+                    crypt(true, s, work, len);
                 }
                 writeFully(start, work, len);
                 done += take;
@@ -261,27 +228,26 @@ public final class SectorChannel implements SeekableByteChannel {
         for (long p = from; p < end; ) {
             int len = (int) Math.min(RUN, end - p);
             Arrays.fill(work, 0, len, (byte) 0);
-            crypt(enc, p / sectorSize, work, len);
+            crypt(true, p / sectorSize, work, len);
             writeFully(p, work, len);
             p += len;
         }
     }
 
-    private void crypt(Cipher c, long imageSector, byte[] buf, int len) throws IOException {
-        crypt(c, imageSector, buf, 0, len);
+    private void crypt(boolean encrypt, long imageSector, byte[] buf, int len) {
+        crypt(encrypt, imageSector, buf, 0, len);
     }
 
-    private void crypt(Cipher c, long imageSector, byte[] buf, int off, int len) throws IOException {
-        crypt(c, imageSector, buf, off, buf, off, len);
+    private void crypt(boolean encrypt, long imageSector, byte[] buf, int off, int len) {
+        crypt(encrypt, imageSector, buf, off, buf, off, len);
     }
 
-    private void crypt(Cipher c, long imageSector, byte[] in, int inOff, byte[] out, int outOff, int len)
-            throws IOException {
-        try {
-            c.init(c == enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, key, spec(imageSector));
-            c.doFinal(in, inOff, len, out, outOff);
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e); // checked at open; not expected
+    /** Whole sectors, the first being the image's sector {@code imageSector}. */
+    private void crypt(boolean encrypt, long imageSector, byte[] in, int inOff, byte[] out, int outOff, int len) {
+        if (encrypt) {
+            cipher.encrypt(firstSector + imageSector, in, inOff, out, outOff, len);
+        } else {
+            cipher.decrypt(firstSector + imageSector, in, inOff, out, outOff, len);
         }
     }
 
@@ -361,23 +327,16 @@ public final class SectorChannel implements SeekableByteChannel {
         }
         open = false;
         try {
-            // Re-keying with a key of the same size overwrites the schedules in place; decryption
-            // accepts the all-zero key even for XTS (equal halves).
-            RawKey zero = new RawKey(algorithm, new byte[key.length()]);
-            enc.init(Cipher.DECRYPT_MODE, zero, spec(0));
-            dec.init(Cipher.DECRYPT_MODE, zero, spec(0));
-        } catch (GeneralSecurityException e) {
-            // the schedules go with the ciphers
-        } finally {
-            key.destroy();
+            cipher.close();
             Arrays.fill(work, (byte) 0);
+        } finally {
             image.close();
         }
     }
 
     @Override
     public String toString() {
-        return "SectorChannel[" + algorithm + ", " + ivGenerator + ", " + sectorSize + "-byte sectors, first sector "
+        return "SectorChannel[" + cipher.cipherSpec() + ", " + sectorSize + "-byte sectors, first sector "
                 + Long.toUnsignedString(firstSector) + (ivLargeSectors ? ", iv_large_sectors" : "") + "]";
     }
 }

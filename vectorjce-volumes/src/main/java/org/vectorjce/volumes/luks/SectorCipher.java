@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Set;
 
 import javax.crypto.Cipher;
-import javax.crypto.spec.IvParameterSpec;
 
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
@@ -18,10 +17,10 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
  * it as name {@code aes} and mode {@code xts-plain64}) mapped onto the provider: AES or Twofish ×
  * {@code xts-plain64}, {@code xts-plain}, {@code xts-plain64be}, {@code cbc-essiv:sha256},
  * {@code cbc-plain64}, {@code cbc-plain}, {@code lrw-benbi}, {@code lrw-plain64},
- * {@code lrw-plain64be}, {@code ecb}. The modes {@link SectorParameterSpec} takes go through it
- * (and the payload through {@code SectorChannel}); {@code ecb} (no IV) and {@code lrw-plain64}
- * (dm-crypt's plain64 IV given to Linux {@code lrw()} as its block index) are run one sector per
- * provider call here. Anything else is refused naming it.
+ * {@code lrw-plain64be}, {@code ecb}. Every one runs on the provider's sector API
+ * ({@code org.vectorjce.SectorCipher}: one call per run of sectors, no {@code Cipher.init}); this
+ * class says what a volume may name, with a volume's error messages. Anything else is refused
+ * naming it.
  */
 final class SectorCipher {
     /** The provider a volume uses when its caller names none. */
@@ -90,7 +89,7 @@ final class SectorCipher {
         return p == provider ? this : new SectorCipher(spec, algorithm, mode, iv, p);
     }
 
-    /** Whether {@code SectorParameterSpec} (and so {@code SectorChannel}) takes this mode and IV. */
+    /** Whether {@link SectorParameterSpec} (and so the payload through {@code SectorChannel}) takes this mode and IV. */
     boolean viaSectorSpec() {
         return iv != null && SPEC_IVS.contains(mode.toLowerCase(Locale.ROOT) + ":" + iv);
     }
@@ -115,17 +114,19 @@ final class SectorCipher {
             throw new UnsupportedVolumeException("IV offset " + Long.toUnsignedString(ivOffset) + " is not a whole number of "
                     + sectorSize + "-byte sectors");
         }
-        RawKey k = new RawKey(algorithm, key);
+        if (!(provider instanceof VectorJceProvider p)) {
+            throw new UnsupportedVolumeException(spec + ": the provider " + provider.getName() + " has no sector API");
+        }
         try {
-            Cipher c = Cipher.getInstance(algorithm + "/" + mode + "/NoPadding", provider);
-            Decryptor d = new Decryptor(this, c, k, sectorSize, Long.divideUnsigned(ivOffset, per), opmode);
-            d.init(0); // checks the key and parameters once, here
-            return d;
+            org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, p);
+            if (opmode == Cipher.ENCRYPT_MODE && !c.canEncrypt()) {
+                c.close(); // XTS with equal key halves: decryption only
+                throw new InvalidKeyException("equal XTS key halves");
+            }
+            return new Decryptor(c, Long.divideUnsigned(ivOffset, per), opmode == Cipher.ENCRYPT_MODE);
         } catch (InvalidKeyException e) {
-            k.destroy();
             throw new UnsupportedVolumeException("A " + key.length * 8 + "-bit key is not valid for " + spec);
         } catch (GeneralSecurityException e) {
-            k.destroy();
             throw new UnsupportedVolumeException(spec + " with " + sectorSize + "-byte sectors: " + e.getMessage());
         }
     }
@@ -135,76 +136,44 @@ final class SectorCipher {
         return spec;
     }
 
-    /** Decrypts (or, made by {@link #encryptor}, encrypts) runs of whole sectors in place. Not thread-safe. */
+    /**
+     * Decrypts (or, made by {@link #encryptor}, encrypts) runs of whole sectors in place, on the
+     * provider's sector API (no {@code Cipher.init} per run). Not thread-safe.
+     */
     static final class Decryptor implements AutoCloseable {
-        private final SectorCipher sc;
-        private final Cipher cipher;
-        private final RawKey key;
-        private final int sectorSize;
+        private final org.vectorjce.SectorCipher cipher;
         private final long firstSector;
-        private final int opmode;
+        private final boolean encrypt;
 
-        private Decryptor(SectorCipher sc, Cipher cipher, RawKey key, int sectorSize, long firstSector, int opmode) {
-            this.opmode = opmode;
-            this.sc = sc;
+        private Decryptor(org.vectorjce.SectorCipher cipher, long firstSector, boolean encrypt) {
             this.cipher = cipher;
-            this.key = key;
-            this.sectorSize = sectorSize;
             this.firstSector = firstSector;
+            this.encrypt = encrypt;
         }
 
         int sectorSize() {
-            return sectorSize;
-        }
-
-        private void init(long sector) throws GeneralSecurityException {
-            if (sc.iv == null) {
-                cipher.init(opmode, key);
-            } else if (sc.viaSectorSpec()) {
-                cipher.init(opmode, key, new SectorParameterSpec(sc.iv, firstSector + sector, sectorSize));
-            } else { // lrw-plain64: the 64-bit little-endian 512-byte sector number as LRW's index
-                long n = (firstSector + sector) * (sectorSize / 512);
-                byte[] t = new byte[16];
-                for (int i = 0; i < 8; i++) {
-                    t[i] = (byte) (n >>> (8 * i));
-                }
-                cipher.init(opmode, key, new IvParameterSpec(t));
-            }
+            return cipher.sectorSize();
         }
 
         /** Decrypts {@code len} bytes (whole sectors) at {@code off}, the run's first sector being {@code sector}. */
         void decrypt(byte[] buf, int off, int len, long sector) throws GeneralSecurityException {
-            if (len % sectorSize != 0) {
+            if (len % cipher.sectorSize() != 0) {
                 throw new IllegalArgumentException(len + " bytes: not whole sectors");
             }
-            if (sc.iv == null || sc.viaSectorSpec()) {
-                init(sector);
-                cipher.doFinal(buf, off, len, buf, off);
-                return;
-            }
-            for (int done = 0; done < len; done += sectorSize, sector++) {
-                init(sector);
-                cipher.doFinal(buf, off + done, sectorSize, buf, off + done);
+            if (encrypt) {
+                if (!cipher.canEncrypt()) {
+                    throw new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption");
+                }
+                cipher.encrypt(firstSector + sector, buf, off, len);
+            } else {
+                cipher.decrypt(firstSector + sector, buf, off, len);
             }
         }
 
-        /** Wipes the key and re-keys the cipher with zeros (overwriting its schedule). */
+        /** Wipes the key schedules. */
         @Override
         public void close() {
-            try {
-                RawKey zero = new RawKey(sc.algorithm, new byte[key.length()]);
-                if (sc.iv == null) {
-                    cipher.init(Cipher.DECRYPT_MODE, zero);
-                } else if (sc.viaSectorSpec()) {
-                    cipher.init(Cipher.DECRYPT_MODE, zero, new SectorParameterSpec(sc.iv, 0, sectorSize));
-                } else {
-                    cipher.init(Cipher.DECRYPT_MODE, zero, new IvParameterSpec(new byte[16]));
-                }
-            } catch (GeneralSecurityException e) {
-                // the schedule goes with the cipher
-            } finally {
-                key.destroy();
-            }
+            cipher.close();
         }
     }
 }

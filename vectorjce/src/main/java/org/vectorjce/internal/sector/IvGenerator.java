@@ -38,6 +38,18 @@ public abstract class IvGenerator {
     }
 
     /**
+     * Which generators a dm-crypt cipher specification may name with a mode: those of
+     * {@link #allowed}, and for LRW also {@code plain64} (dm-crypt's {@code lrw-plain64}, which
+     * gives plain64's bytes to {@code lrw()} as its block index; QEMU and cryptsetup write it).
+     */
+    public static String[] allowedInSpecs(String mode) {
+        if (mode.equals("LRW")) {
+            return new String[] {"benbi", "plain64be", "null", "plain64"};
+        }
+        return allowed(mode);
+    }
+
+    /**
      * The generator {@code name} for a key of the cipher {@code f} runs; {@code key} is the whole
      * cipher key (ESSIV hashes it). The caller checked {@code name} against {@link #allowed}.
      */

@@ -18,10 +18,7 @@ import org.vectorjce.internal.mode.Mode;
  */
 public final class SectorProcessor {
     private static final int BLOCK = BlockKernel.BLOCK;
-    /** IVs of up to this many sectors are made at once. */
-    private static final int BATCH = 64;
-
-    private final byte[] batchIvs = new byte[BLOCK * BATCH];
+    private final byte[] batchIvs = new byte[BLOCK * SectorEngine.BATCH];
     /** The spec in force, or null between {@link #end} and {@link #begin}. */
     private SectorParameterSpec spec;
     private IvGenerator ivs;
@@ -135,20 +132,10 @@ public final class SectorProcessor {
         done = 0;
     }
 
-    /**
-     * {@code count} whole sectors, each one data unit with its own IV: the IVs of a batch first,
-     * then the batch through {@link Mode#processUnits} (XTS and LRW: on their bulk path; CBC:
-     * sector by sector).
-     */
+    /** {@code count} whole sectors, each one data unit with its own IV: the loop of {@link SectorEngine#run}. */
     private void run(Mode mode, byte[] in, int inOff, byte[] out, int outOff, int count) {
-        for (int i = 0; i < count; ) {
-            int n = Math.min(count - i, BATCH);
-            ivs.fill((spec.getFirstSector() + done) * step, step, n, batchIvs, 0);
-            mode.processUnits(in, inOff, out, outOff, size, n, batchIvs);
-            inOff += n * size;
-            outOff += n * size;
-            done += n;
-            i += n;
-        }
+        SectorEngine.run(mode, ivs, (spec.getFirstSector() + done) * step, step, size, batchIvs, in, inOff, out, outOff,
+                count);
+        done += count;
     }
 }
