@@ -10,22 +10,25 @@
 # --java-opts "OPTS" adds JVM options to every `volume test`; --aot first trains a JDK 25 AOT cache
 # (JEP 483/515: -XX:AOTCacheOutput) with one run of each JVM on the image, then runs with it.
 #
-#   bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts "OPTS"] [--aot]
+# --jar FILE runs another build's -all.jar (to compare builds one after the other).
+#
+#   bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts "OPTS"] [--aot] [--jar FILE]
 #                                                    LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
 set -euo pipefail
 cd "$(dirname "$0")"
-rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id opts= aot=
+rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id opts= aot= jar=
 while [ $# -gt 0 ]; do
   case "$1" in
+    --jar) jar=$(readlink -f "$2"); shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --pbkdf) kdfs=$2; shift 2 ;;
     --java-opts) opts=$2; shift 2 ;;
     --aot) aot=1; shift ;;
-    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts \"OPTS\"] [--aot]" >&2; exit 2 ;;
+    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts \"OPTS\"] [--aot] [--jar FILE]" >&2; exit 2 ;;
   esac
 done
 . ./jdk25.sh
-jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
+jar=${jar:-../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar}
 [ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -36,7 +39,7 @@ out="results/$(date -u +%Y-%m-%d-%H%M)-unlock.txt"
 mkdir -p results
 {
   echo "# volume test vs cryptsetup open --test-passphrase, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
-  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs${opts:+ --java-opts \"$opts\"}${aot:+ --aot}; seconds of wall time per run, each a fresh process; java --add-modules jdk.incubator.vector -jar ... test IMAGE --key-file F"
+  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs${opts:+ --java-opts \"$opts\"}${aot:+ --aot}; seconds of wall time per run, each a fresh process; java --add-modules jdk.incubator.vector -jar ... test IMAGE --key-file F; jar: $jar"
   echo "# load before: $(uptime)"
   for kdf in ${kdfs//,/ }; do
     img="$work/$kdf.img"; truncate -s 32M "$img"

@@ -200,11 +200,6 @@ def generate(bits, cls, name, lanes, in_flight):
     L.append("        Arrays.fill(w, 0);")
     L.append("    }")
     L.append("")
-    L.append("    @Override")
-    L.append("    public int parallelBlocks() {")
-    L.append("        return STEP / 16;")
-    L.append("    }")
-    L.append("")
     for dec in (False, True):
         verb = "decrypt" if dec else "encrypt"
         L.append("    @Override")

@@ -344,42 +344,74 @@ public final class SectorCipher implements AutoCloseable {
         }
     }
 
-    /** Whether {@code encrypt} works with this key (false for an XTS key with equal halves). */
+    /**
+     * Whether {@code encrypt} works with this key.
+     *
+     * @return false for an XTS key with equal halves (decryption only)
+     */
     public boolean canEncrypt() {
         return !engine.halvesEqual();
     }
 
-    /** The specification as given, e.g. {@code aes-xts-plain64}. */
+    /**
+     * The specification.
+     *
+     * @return the specification as given, e.g. {@code aes-xts-plain64}
+     */
     public String cipherSpec() {
         return spec;
     }
 
-    /** {@code AES} or {@code Twofish}. */
+    /**
+     * The block cipher.
+     *
+     * @return {@code AES} or {@code Twofish}
+     */
     public String algorithm() {
         return algorithm;
     }
 
-    /** {@code XTS}, {@code LRW}, {@code CBC} or {@code ECB}. */
+    /**
+     * The chain mode.
+     *
+     * @return {@code XTS}, {@code LRW}, {@code CBC} or {@code ECB}
+     */
     public String mode() {
         return mode;
     }
 
-    /** The IV generator, e.g. {@code plain64}; null for ECB. */
+    /**
+     * The IV generator.
+     *
+     * @return e.g. {@code plain64}; null for ECB
+     */
     public String ivGenerator() {
         return ivGenerator;
     }
 
-    /** Bytes per sector. */
+    /**
+     * Bytes per sector.
+     *
+     * @return 512, 1024, 2048 or 4096
+     */
     public int sectorSize() {
         return sectorSize;
     }
 
-    /** The key's length in bytes. */
+    /**
+     * The key's length.
+     *
+     * @return bytes
+     */
     public int keyLength() {
         return keyLength;
     }
 
-    /** The kernel that computes the blocks, e.g. {@code aes-jdk}. */
+    /**
+     * The kernel that computes the blocks.
+     *
+     * @return its registry name, e.g. {@code aes-jdk}
+     */
     public String kernel() {
         return engine.kernel();
     }

@@ -130,11 +130,6 @@ public final class JdkAesKernel extends BlockKernel {
     }
 
     @Override
-    public int parallelBlocks() {
-        return 64; // VAES works on 4 blocks per zmm and unrolls further; any long run is fine
-    }
-
-    @Override
     public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         run(enc(), in, inOff, out, outOff, blocks);
     }

@@ -28,14 +28,6 @@ public abstract class BlockKernel {
         return name;
     }
 
-    /**
-     * How many blocks the kernel likes per call (its parallel width); modes pass larger runs
-     * whole, this is only a hint for chunk sizes.
-     */
-    public int parallelBlocks() {
-        return 1;
-    }
-
     public abstract void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);
 
     public abstract void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks);

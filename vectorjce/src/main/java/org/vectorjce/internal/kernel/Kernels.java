@@ -41,22 +41,18 @@ public final class Kernels {
 
     private static final class TwofishList {
         static final List<KernelFactory> ALL = sorted(
-                // 4.5-4.9x the 2-way scalar kernel in CTR and XTS once its fused batch serves
-                // (AVX-512 VBMI; bench/results/2026-12-01-1018-twofish16-fused-speed.txt).
+                // The fastest where it runs (AVX-512 VBMI); docs/performance.md has its ratios.
                 new VectorFactory("twofish-vec512-16way", "Twofish", 400, true),
                 // The faster of the two scalar kernels gets the higher priority: two blocks
-                // interleaved beat one at a time (1.1-1.3x in CTR under -XX:UseAVX=2,
-                // bench/results/2026-12-01-0050-twofish-kernels-by-width.txt).
+                // interleaved beat one at a time (docs/performance.md, the Twofish kernels).
                 new BaseFactory("twofish-table-2way", "Twofish", 110, false),
-                // Below twofish-table-2way: it only matches the 2-way scalar kernel (0.84-1.07x
-                // under -XX:UseAVX=2, bench/results/2026-12-01-0137-twofish-8way-after-split.txt),
-                // and in a JVM that has run much other vector code C2 may leave its gathers boxed
-                // (see its class comment).
+                // Below twofish-table-2way: it only matches the 2-way scalar kernel, and in a JVM
+                // that has run much other vector code C2 may leave its gathers boxed (see its
+                // class comment).
                 new VectorFactory("twofish-vec256-8way", "Twofish", 105, false),
                 // Constant-time (nibble-sliced q permutations, register shuffles) for 256- and
-                // 128-bit machines: 0.6-0.93x twofish-table-2way under -XX:UseAVX=2
-                // (bench/results/2026-12-01-0215-twofish-vec128-ct-final.txt), so below it; what
-                // the constant-time policy gets where the 16-way kernel cannot run.
+                // 128-bit machines: slower than twofish-table-2way, so below it; what the
+                // constant-time policy gets where the 16-way kernel cannot run.
                 new VectorFactory("twofish-vec128-ct", "Twofish", 104, true),
                 new BaseFactory("twofish-table", "Twofish", 100, false));
     }

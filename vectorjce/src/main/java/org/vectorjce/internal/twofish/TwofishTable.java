@@ -492,11 +492,6 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
         }
 
         @Override
-        public int parallelBlocks() {
-            return 2;
-        }
-
-        @Override
         public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
             int[] k = this.k;
             int[] t0 = this.t0, t1 = this.t1, t2 = this.t2, t3 = this.t3;

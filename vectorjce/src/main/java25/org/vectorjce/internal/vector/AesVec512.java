@@ -80,11 +80,6 @@ final class AesVec512 extends BlockKernel {
     }
 
     @Override
-    public int parallelBlocks() {
-        return STEP / 16;
-    }
-
-    @Override
     public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         int len = blocks * 16;
         int i = 0;

@@ -39,11 +39,6 @@ abstract class TwofishBatchKernel extends BlockKernel {
     abstract void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches);
 
     @Override
-    public final int parallelBlocks() {
-        return way;
-    }
-
-    @Override
     public final void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         run(true, in, inOff, out, outOff, blocks);
     }

@@ -43,9 +43,8 @@ import org.vectorjce.internal.twofish.TwofishTable;
  * beyond SSE2. The output planes are zipped back to words the same way, and the round (§4.1) runs
  * lanewise.
  *
- * <p>Speed against {@code twofish-table-2way}, 8 KiB in {@code speed} under -XX:UseAVX=2:
- * 0.79-0.93x with 128-bit keys and 0.60-0.74x with 256-bit keys, whose S-boxes have two more q's
- * (bench/results/2026-12-01-0215-twofish-vec128-ct-final.txt, with -XX:UseAVX=0 and 3 too). Its
+ * <p>Slower than {@code twofish-table-2way} (docs/performance.md), more so with 256-bit keys,
+ * whose S-boxes have two more q's. Its
  * work memory is one heap {@code byte[]}, not a native segment as in {@link TwofishVec512}: with
  * 16-byte operations the segment's per-access checks cost as much as the operations. Each call
  * processes two groups, so four planes share each table load, and the coefficient that appears

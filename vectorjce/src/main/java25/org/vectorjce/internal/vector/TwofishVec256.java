@@ -35,8 +35,7 @@ import org.vectorjce.internal.twofish.TwofishTable;
  *
  * <p>Speed is bounded by the gathers: 128 eight-lane gathers per 8 blocks. On the build machine's
  * Zen 4 an 8-lane vpgatherdd costs about as much as the eight loads it replaces, so this layout
- * only matches the interleaved scalar {@code twofish-table-2way} (0.84-1.07x under
- * {@code -XX:UseAVX=2}, bench/results/2026-12-01-0137-twofish-8way-after-split.txt); CPUs with
+ * only matches the interleaved scalar {@code twofish-table-2way} (docs/performance.md); CPUs with
  * faster gathers gain more. Turning off the Vector API's index bounds check
  * ({@code -Djdk.incubator.vector.VECTOR_ACCESS_OOB_CHECK=0}) does not help, and 16 blocks in flight
  * (two independent 8-lane chains) run no faster while making the batch method too large for C1
@@ -87,11 +86,6 @@ public final class TwofishVec256 extends BlockKernel {
         Arrays.fill(words, 0); // the last batch's state words under the old key
         Arrays.fill(idx, 0);
         return fallback.rekey(key);
-    }
-
-    @Override
-    public int parallelBlocks() {
-        return WAY;
     }
 
     @Override

@@ -162,8 +162,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      * straddles two cache lines (Java arrays give no alignment: their data starts 16 bytes into the
      * object). Every state and plane vector here is stored by one step and loaded by the next,
      * and the 48 table vectors are loaded every round. In a heap byte[] the kernel is no faster
-     * and varies with where the GC placed the array (item 1 of
-     * bench/results/2026-12-01-0115-twofish-16way-experiments.md).
+     * and varies with where the GC placed the array.
      *
      *   TABLES  table (j, c) = c·s_j(x), x = 0..255, at 256 * (3j + c); c = 0, 1, 2 for 01, 5B, EF
      *   slot    state: words x0..x3 of group a at X0..X3 (16 lanes each, lane p = block p of the
