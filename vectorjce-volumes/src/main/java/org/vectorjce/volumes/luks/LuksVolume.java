@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
@@ -299,8 +300,8 @@ public final class LuksVolume implements Closeable {
         private boolean readWrite;
         private java.security.Provider provider = SectorCipher.DEFAULT_PROVIDER;
         private java.util.concurrent.Executor executor;
-        private org.vectorjce.volumes.kdf.Argon2.Compression argon2 =
-                org.vectorjce.volumes.kdf.Argon2.Compression.DEFAULT;
+        private Argon2Compression argon2 =
+                Argon2Compression.DEFAULT;
 
         private Builder(Path imagePath, SeekableByteChannel imageChannel) {
             this.imagePath = imagePath;
@@ -399,8 +400,8 @@ public final class LuksVolume implements Closeable {
             return this;
         }
 
-        /** Which Argon2 compression the key slots run (default {@link org.vectorjce.volumes.kdf.Argon2.Compression#DEFAULT}). */
-        public Builder argon2Compression(org.vectorjce.volumes.kdf.Argon2.Compression c) {
+        /** Which Argon2 compression the key slots run (default {@link Argon2Compression#DEFAULT}). */
+        public Builder argon2Compression(Argon2Compression c) {
             this.argon2 = Objects.requireNonNull(c, "compression");
             return this;
         }

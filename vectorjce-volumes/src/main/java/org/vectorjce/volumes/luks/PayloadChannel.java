@@ -10,6 +10,7 @@ import java.util.Arrays;
 
 import org.vectorjce.SectorChannel;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * The plaintext payload of an open volume: {@code cryptsetup open}'s device as a channel.

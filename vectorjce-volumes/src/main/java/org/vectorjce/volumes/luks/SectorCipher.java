@@ -12,6 +12,7 @@ import javax.crypto.spec.IvParameterSpec;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * A dm-crypt cipher specification in cryptsetup's syntax ({@code aes-xts-plain64}; LUKS1 stores

@@ -3,7 +3,7 @@ package org.vectorjce.volumes.luks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
-import org.vectorjce.volumes.FixedSizeChannel;
+import org.vectorjce.volumes.internal.FixedSizeChannel;
 
 /**
  * A view of bytes {@code [offset, offset + size)} of an image: the encrypted payload, as

@@ -11,8 +11,9 @@ import java.util.Arrays;
 import javax.crypto.Cipher;
 
 import org.vectorjce.SectorParameterSpec;
-import org.vectorjce.volumes.FixedSizeChannel;
+import org.vectorjce.volumes.internal.FixedSizeChannel;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * The plaintext of a TrueCrypt/VeraCrypt volume, read-only: bytes {@code [offset, offset + size)}
@@ -35,7 +36,7 @@ final class TcryptPayload extends FixedSizeChannel {
     private final long offset, size, ivOffset;
     private final String ivGenerator;
     private final Cipher[] ciphers;   // the chain's order: decrypted from the last
-    private final TcKey[] keys;
+    private final RawKey[] keys;
     private final int[] keyLengths;
     private final byte[] work = new byte[RUN];
 
@@ -55,13 +56,13 @@ final class TcryptPayload extends FixedSizeChannel {
         this.ivGenerator = chain.mode() == Chain.Mode.XTS ? "plain64" : "benbi";
         int n = chain.parts().size();
         ciphers = new Cipher[n];
-        keys = new TcKey[n];
+        keys = new RawKey[n];
         keyLengths = new int[n];
         try {
             for (int i = 0; i < n; i++) {
                 String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
                 byte[] k = chain.partKey(i, keyArea);
-                keys[i] = new TcKey(alg, k);
+                keys[i] = new RawKey(alg, k);
                 keyLengths[i] = k.length;
                 Arrays.fill(k, (byte) 0);
                 ciphers[i] = Cipher.getInstance(alg + "/" + mode + "/NoPadding", provider);
@@ -149,7 +150,7 @@ final class TcryptPayload extends FixedSizeChannel {
             }
             if (ciphers[i] != null) {
                 try { // re-key with zeros to overwrite the schedule
-                    ciphers[i].init(Cipher.DECRYPT_MODE, new TcKey(keys[i].getAlgorithm(),
+                    ciphers[i].init(Cipher.DECRYPT_MODE, new RawKey(keys[i].getAlgorithm(),
                             new byte[keyLengths[i]]), new SectorParameterSpec(ivGenerator, 0, UNIT));
                 } catch (GeneralSecurityException e) {
                     // the schedule goes with the cipher
