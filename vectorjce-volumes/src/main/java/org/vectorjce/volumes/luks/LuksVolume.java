@@ -187,22 +187,10 @@ public final class LuksVolume implements Closeable {
         }
         open = false;
         Arrays.fill(volumeKey, (byte) 0);
-        IOException first = null;
         for (PayloadChannel p : payloads) {
-            try {
-                p.close();
-            } catch (IOException e) {
-                first = first == null ? e : first;
-            }
+            p.close();
         }
-        try {
-            images.close();
-        } catch (IOException e) {
-            first = first == null ? e : first;
-        }
-        if (first != null) {
-            throw first;
-        }
+        images.close();
     }
 
     private void ensureOpen() {

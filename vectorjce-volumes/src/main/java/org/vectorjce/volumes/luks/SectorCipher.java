@@ -19,10 +19,10 @@ import org.vectorjce.volumes.internal.RawKey;
  * it as name {@code aes} and mode {@code xts-plain64}) mapped onto the provider: AES or Twofish ×
  * {@code xts-plain64}, {@code xts-plain}, {@code xts-plain64be}, {@code cbc-essiv:sha256},
  * {@code cbc-plain64}, {@code cbc-plain}, {@code lrw-benbi}, {@code lrw-plain64},
- * {@code lrw-plain64be}, {@code ecb}. The modes {@link SectorParameterSpec} takes go through it
- * (and the payload through {@code SectorChannel}); {@code ecb} (no IV) and {@code lrw-plain64}
- * (dm-crypt's plain64 IV given to Linux {@code lrw()} as its block index) are run one sector per
- * provider call here. Anything else is refused naming it.
+ * {@code lrw-plain64be}, {@code ecb}. The modes {@link SectorParameterSpec} takes go through it, as
+ * does {@code ecb} (no IV), a run of sectors per provider call; {@code lrw-plain64} (dm-crypt's
+ * plain64 IV given to Linux {@code lrw()} as its block index) is run one sector per provider call.
+ * Anything else is refused naming it.
  */
 final class SectorCipher {
     /** The provider a volume uses when its caller names none. */
@@ -91,7 +91,7 @@ final class SectorCipher {
         return p == provider ? this : new SectorCipher(spec, algorithm, mode, iv, p);
     }
 
-    /** Whether {@code SectorParameterSpec} (and so {@code SectorChannel}) takes this mode and IV. */
+    /** Whether {@code SectorParameterSpec} takes this mode and IV. */
     boolean viaSectorSpec() {
         return iv != null && SPEC_IVS.contains(mode.toLowerCase(Locale.ROOT) + ":" + iv);
     }
