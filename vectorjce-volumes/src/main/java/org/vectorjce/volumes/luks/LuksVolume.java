@@ -129,9 +129,7 @@ public final class LuksVolume implements Closeable {
      */
     public int addKeySlot(byte[] newPassphrase, KeySlotOptions options) throws IOException, VolumeException {
         ensureWritable();
-        int slot = info().version() == 1
-                ? KeySlotWriter.addLuks1(images.header, images.data, volumeKey, newPassphrase, options, settings)
-                : KeySlotWriter.addLuks2(images.header, images.data, volumeKey, newPassphrase, options, settings);
+        int slot = layout.addKeySlot(volumeKey, newPassphrase, options, settings);
         layout = layout(images.header, images.data);
         return slot;
     }
@@ -144,12 +142,7 @@ public final class LuksVolume implements Closeable {
      */
     public void removeKeySlot(int slot) throws IOException, VolumeException {
         ensureWritable();
-        java.security.SecureRandom rnd = new java.security.SecureRandom();
-        if (info().version() == 1) {
-            KeySlotWriter.removeLuks1(images.header, images.data, slot, rnd);
-        } else {
-            KeySlotWriter.removeLuks2(images.header, images.data, slot, rnd);
-        }
+        layout.removeKeySlot(slot, new java.security.SecureRandom());
         layout = layout(images.header, images.data);
     }
 
@@ -163,11 +156,7 @@ public final class LuksVolume implements Closeable {
     public int changeKeySlot(int slot, byte[] newPassphrase, KeySlotOptions options)
             throws IOException, VolumeException {
         ensureWritable();
-        int s = info().version() == 1
-                ? KeySlotWriter.changeLuks1(images.header, images.data, slot, volumeKey, newPassphrase, options,
-                        settings)
-                : KeySlotWriter.changeLuks2(images.header, images.data, slot, volumeKey, newPassphrase, options,
-                        settings);
+        int s = layout.changeKeySlot(slot, volumeKey, newPassphrase, options, settings);
         layout = layout(images.header, images.data);
         return s;
     }
