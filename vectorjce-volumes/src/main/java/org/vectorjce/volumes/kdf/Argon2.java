@@ -1,9 +1,9 @@
 package org.vectorjce.volumes.kdf;
 
-import java.util.Locale;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
 
@@ -12,7 +12,7 @@ import org.vectorjce.volumes.VolumeException;
  * {@code memory} in KiB, {@code cpus} lanes, no secret or associated data), on {@link Argon2Engine},
  * which runs the lanes of each slice on up to as many threads as there are processors: the
  * caller's and helpers started for the call (or tasks on the caller's {@link Executor}), all done
- * before {@code derive} returns. Which compression runs is a {@link Compression} the caller passes.
+ * before {@code derive} returns. Which compression runs is a {@link Argon2Compression} the caller passes.
  *
  * <p>Bounds, checked before any memory is taken: memory at most 4 GiB (cryptsetup's limit) and at
  * least 8 KiB per lane (RFC 9106 section 3.1); lanes 1..2^24-1; time ≥ 1; and the work, time ×
@@ -29,35 +29,6 @@ public final class Argon2 {
     public static final long MAX_LANES = (1 << 24) - 1;
 
     public enum Type { ARGON2I, ARGON2ID }
-
-    /**
-     * Which implementation of Argon2's compression function a derivation runs, chosen once before
-     * its first block. {@link #AUTO}: the vector one ({@code jdk.incubator.vector}) when this JVM
-     * has it and the work (memory x passes) is large enough for it to pay for its compilation, else
-     * the scalar one; {@link #VECTOR}: the vector one whenever this JVM has it; {@link #SCALAR}:
-     * always the scalar one. The tag is the same whichever runs.
-     */
-    public enum Compression {
-        AUTO, VECTOR, SCALAR;
-
-        /**
-         * The default: the system property {@code vectorjce.argon2} ({@code auto}, {@code vector} or
-         * {@code scalar}), read once, here and nowhere else; {@link #AUTO} when it is not set or
-         * names none of them.
-         */
-        public static final Compression DEFAULT = fromProperty(System.getProperty("vectorjce.argon2"));
-
-        private static Compression fromProperty(String v) {
-            if (v == null) {
-                return AUTO;
-            }
-            try {
-                return valueOf(v.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                return AUTO;
-            }
-        }
-    }
 
     private Argon2() {
     }
@@ -83,11 +54,11 @@ public final class Argon2 {
 
     /**
      * {@code length} bytes of Argon2 over {@code password} and {@code salt}, on the default
-     * compression ({@link Compression#DEFAULT}) and helper threads started for this call.
+     * compression ({@link Argon2Compression#DEFAULT}) and helper threads started for this call.
      */
     public static byte[] derive(String what, Type type, byte[] password, byte[] salt, long time, long memoryKib,
             long lanes, int length) throws VolumeException {
-        return derive(what, type, password, salt, time, memoryKib, lanes, length, Compression.DEFAULT, null, null);
+        return derive(what, type, password, salt, time, memoryKib, lanes, length, Argon2Compression.DEFAULT, null, null);
     }
 
     /**
@@ -97,7 +68,7 @@ public final class Argon2 {
      * once {@code stop} (may be null) says so or the calling thread is interrupted.
      */
     public static byte[] derive(String what, Type type, byte[] password, byte[] salt, long time, long memoryKib,
-            long lanes, int length, Compression compression, Executor executor, BooleanSupplier stop)
+            long lanes, int length, Argon2Compression compression, Executor executor, BooleanSupplier stop)
             throws VolumeException {
         checkParameters(what, time, memoryKib, lanes);
         // The engine holds memory KiB of 1 KiB blocks in one long[] per lane, and little else.

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
+import org.vectorjce.volumes.Argon2Compression;
 
 /**
  * Argon2i and Argon2id, version 0x13, as RFC 9106 defines them, with the lanes of each slice run in
@@ -19,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * {@code --add-modules jdk.incubator.vector} and its vectors for longs are at least 256 bits wide
  * (AVX2, AVX-512); and the scalar one here, written out on local variables (section 3.5, BlaMka with
  * its 32x32-bit products), which C2 keeps in registers. Which one a derivation runs is chosen once,
- * before its first block ({@link #kernelFor}: the caller's {@link Argon2.Compression} and whether
+ * before its first block ({@link #kernelFor}: the caller's {@link Argon2Compression} and whether
  * this JVM has the vector one), and never changes during it. BLAKE2b for H0 and H' is
  * {@link Blake2b}.
  *
@@ -41,7 +42,7 @@ final class Argon2Engine {
     /** The vector compression, or null when this JVM cannot run it (a fact of the JVM and CPU). */
     private static final Argon2Kernel VECTOR = loadVector();
     /**
-     * Work (memory KiB x passes) from which {@link Argon2.Compression#AUTO} takes the vector
+     * Work (memory KiB x passes) from which {@link Argon2Compression#AUTO} takes the vector
      * compression: 8 GiB-passes. Its first calls run uncompiled (each vector a heap object, far
      * slower than the scalar code) until C2 has compiled it, and that start costs more than its
      * compiled speed wins back over a key slot of cryptsetup's default cost in a fresh JVM (see
@@ -98,7 +99,7 @@ final class Argon2Engine {
      * The compression a derivation of {@code work} (memory KiB x passes) runs under {@code c}: the
      * vector one (never when this JVM lacks it) or null for the scalar one.
      */
-    static Argon2Kernel kernelFor(Argon2.Compression c, long work) {
+    static Argon2Kernel kernelFor(Argon2Compression c, long work) {
         return switch (c) {
             case SCALAR -> null;
             case VECTOR -> VECTOR;
@@ -107,25 +108,25 @@ final class Argon2Engine {
     }
 
     /** The name of the compression {@code c} takes for large work: {@code argon2-vec256} or {@code scalar}. */
-    static String kernel(Argon2.Compression c) {
+    static String kernel(Argon2Compression c) {
         Argon2Kernel k = kernelFor(c, Long.MAX_VALUE);
         return k == null ? "scalar" : k.name();
     }
 
-    /** {@link #kernel(Argon2.Compression)} under the default setting ({@link Argon2.Compression#DEFAULT}). */
+    /** {@link #kernel(Argon2Compression)} under the default setting ({@link Argon2Compression#DEFAULT}). */
     static String kernel() {
-        return kernel(Argon2.Compression.DEFAULT);
+        return kernel(Argon2Compression.DEFAULT);
     }
 
     /**
      * Fills {@code out} with the Argon2 tag of {@code password} and {@code salt} ({@code secret} and
      * {@code associated} may be empty), running at most {@code threads} lanes at once, on the
-     * compression {@link Argon2.Compression#DEFAULT} chooses and helper threads of this call.
+     * compression {@link Argon2Compression#DEFAULT} chooses and helper threads of this call.
      */
     static void derive(int type, byte[] password, byte[] salt, byte[] secret, byte[] associated, int passes,
             int memoryKib, int lanes, byte[] out, int threads) {
         derive(type, password, salt, secret, associated, passes, memoryKib, lanes, out, threads,
-                kernelFor(Argon2.Compression.DEFAULT, (long) memoryKib * passes), null, null);
+                kernelFor(Argon2Compression.DEFAULT, (long) memoryKib * passes), null, null);
     }
 
     /**

@@ -134,7 +134,7 @@ public final class Luks2Format {
             byte[] digest = Pbkdf2.derive(hash, vk, dSalt, digestIterations, hash.length());
             long keyslotsSize = DATA_OFFSET - 2 * METADATA;
             long[] area = {2 * METADATA, ((long) keyBytes * 4000 + 4095) / 4096 * 4096};
-            KeySlotWriter.Stored st = KeySlotWriter.luks2Slot(vk, passphrase, cipher, slot.hash, cost, area, rnd,
+            Luks2Layout.Stored st = Luks2Layout.newKeySlot(vk, passphrase, cipher, slot.hash, cost, area, rnd,
                     Settings.DEFAULT);
             material = st.material();
             Base64.Encoder b64 = Base64.getEncoder();

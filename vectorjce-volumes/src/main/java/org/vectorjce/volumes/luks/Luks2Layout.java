@@ -1,10 +1,11 @@
 package org.vectorjce.volumes.luks;
 
 import java.io.IOException;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalInt;
@@ -22,8 +23,19 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * sectors from IV 0); AF-merge ({@code af.hash}) gives a candidate volume key, accepted when the
  * PBKDF2 digest that binds the slot to the segment matches. Slots are tried as cryptsetup does:
  * priority 2 ("prefer") first, then 1 ("normal"); priority 0 ("ignore") only when asked for.
+ *
+ * <p>Key-slot changes ({@link KeySlotWriter}): add writes the key material into a free stretch of
+ * the keyslots area (found as cryptsetup does: the first gap from the end of the second header
+ * copy), forced, then the metadata with the key slot and its digest assignment
+ * ({@link Luks2Writer}: secondary, then primary); remove writes the metadata without the key slot
+ * (and without it in digests and tokens), then overwrites its area with random bytes, forced;
+ * change writes the new key material into a free stretch, then metadata whose key slot of the same
+ * id points at it (one metadata update: old or new), then overwrites the old area.
  */
 final class Luks2Layout implements Layout {
+    /** Key slots 0..31, as cryptsetup numbers them. */
+    static final int SLOTS = 32;
+
     private final Luks2Metadata m;
     private final Image header;
     private final Image data;
@@ -104,7 +116,7 @@ final class Luks2Layout implements Layout {
     }
 
     @Override
-    public byte[] unlock(int slot, byte[] passphrase, Settings settings) throws IOException, VolumeException {
+    public KeySlotArea keySlotArea(int slot, Settings settings) throws VolumeException {
         Luks2Metadata.Keyslot k = m.keyslots.get(slot);
         String what = "LUKS2 keyslot " + slot;
         SectorCipher areaCipher = SectorCipher.parse(k.areaEncryption()).using(settings.provider());
@@ -119,30 +131,12 @@ final class Luks2Layout implements Layout {
             Argon2.checkParameters(what, f.time(), f.memory(), f.cpus());
         }
         int materialBytes = (int) (((long) k.keySize() * k.stripes() + 511) / 512 * 512);
-        byte[] material = header.read(what + " area", k.areaOffset(), materialBytes);
-        byte[] derived = kdfHash != null
-                ? Pbkdf2.derive(kdfHash, passphrase, f.salt(), f.iterations(), k.areaKeySize())
-                : settings.argon2(what, f.type().equals("argon2i") ? Argon2.Type.ARGON2I : Argon2.Type.ARGON2ID,
-                        passphrase, f.salt(), f.time(), f.memory(), f.cpus(), k.areaKeySize());
-        byte[] key = null;
-        try (SectorCipher.Decryptor d = areaCipher.decryptor(derived, 512, 0)) {
-            d.decrypt(material, 0, material.length, 0);
-            key = AfSplitter.merge(material, k.keySize(), k.stripes(), afHash);
-            if (isVolumeKey(key)) {
-                byte[] r = key;
-                key = null;
-                return r;
-            }
-            return null;
-        } catch (GeneralSecurityException e) {
-            throw new VolumeException(what + ": decryption failed: " + e.getMessage());
-        } finally {
-            Arrays.fill(derived, (byte) 0);
-            Arrays.fill(material, (byte) 0);
-            if (key != null) {
-                Arrays.fill(key, (byte) 0);
-            }
-        }
+        AreaKdf kdf = kdfHash != null
+                ? p -> Pbkdf2.derive(kdfHash, p, f.salt(), f.iterations(), k.areaKeySize())
+                : p -> settings.argon2(what, f.type().equals("argon2i") ? Argon2.Type.ARGON2I : Argon2.Type.ARGON2ID,
+                        p, f.salt(), f.time(), f.memory(), f.cpus(), k.areaKeySize());
+        return new KeySlotArea(what, header, what + " area", k.areaOffset(), materialBytes, areaCipher, afHash,
+                k.keySize(), k.stripes(), kdf);
     }
 
     @Override
@@ -153,6 +147,204 @@ final class Luks2Layout implements Layout {
         HashAlgorithm h = HashAlgorithm.forLuksName(digest.hash());
         byte[] d = Pbkdf2.derive(h, key, digest.salt(), digest.iterations(), digest.digest().length);
         return MessageDigest.isEqual(d, digest.digest());
+    }
+
+    /** The header in use and its metadata, validated. */
+    private record L2(Luks2Header h, Luks2Metadata m, Luks2Metadata.Digest digest) {
+    }
+
+    private static L2 readHeader(Image header, Image data) throws IOException, VolumeException {
+        Luks2Header h = Luks2Header.read(header);
+        Luks2Metadata m = Luks2Metadata.parse(h, header.size, data.size, header != data);
+        Luks2Metadata.Digest d = m.digestOfSegment(0);
+        if (d == null) {
+            throw new CorruptHeaderException("LUKS2 metadata: no digest is assigned to segment 0");
+        }
+        if (!m.requirements.isEmpty()) {
+            throw new UnsupportedVolumeException("LUKS2 mandatory requirement "
+                    + String.join(", ", m.requirements) + " is not supported");
+        }
+        return new L2(h, m, d);
+    }
+
+    @Override
+    public int addKeySlot(byte[] vk, byte[] passphrase, KeySlotOptions o, Settings set)
+            throws IOException, VolumeException {
+        L2 l = readHeader(header, data);
+        int id = freeId(l.m(), o.keySlot);
+        long[] area = findArea(l, vk.length);
+        Stored st = prepare(l, vk, passphrase, o, area, set);
+        try {
+            JsonSplice j = new JsonSplice(l.h().json);
+            j.insert(new String[] {"keyslots"}, String.valueOf(id), st.json());
+            List<String> ids = new ArrayList<>();
+            for (int k : l.digest().keyslots()) {
+                ids.add(String.valueOf(k));
+            }
+            ids.add(String.valueOf(id));
+            j.replace(new String[] {"digests", String.valueOf(l.digest().id()), "keyslots"}, JsonSplice.stringArray(ids));
+            checkJson(l, j.text());
+            KeySlotWriter.write(header, area[0], st.material());
+            Luks2Writer.update(header, l.h(), j.text(), o.rng(), data.size, header != data);
+        } finally {
+            Arrays.fill(st.material(), (byte) 0);
+        }
+        return id;
+    }
+
+    @Override
+    public void removeKeySlot(int slot, SecureRandom rnd) throws IOException, VolumeException {
+        L2 l = readHeader(header, data);
+        Luks2Metadata.Keyslot k = l.m().keyslots.get(slot);
+        if (k == null) {
+            throw new VolumeException(slot < 0 || slot >= SLOTS ? "Key slot " + slot + " is out of range 0.."
+                    + (SLOTS - 1) : "Key slot " + slot + " is not active");
+        }
+        String sid = String.valueOf(slot);
+        JsonSplice j = new JsonSplice(l.h().json);
+        j.remove(new String[] {"keyslots"}, sid);
+        for (Luks2Metadata.Digest d : l.m().digests.values()) {
+            if (d.keyslots().contains(slot)) {
+                List<String> ids = new ArrayList<>();
+                for (int x : d.keyslots()) {
+                    if (x != slot) {
+                        ids.add(String.valueOf(x));
+                    }
+                }
+                j.replace(new String[] {"digests", String.valueOf(d.id()), "keyslots"}, JsonSplice.stringArray(ids));
+            }
+        }
+        for (String t : j.names("tokens")) {
+            String[] path = {"tokens", t, "keyslots"};
+            List<String> ids = strings(j.value(path));
+            if (ids.remove(sid)) {
+                j.replace(path, JsonSplice.stringArray(ids));
+            }
+        }
+        checkJson(l, j.text());
+        Luks2Writer.update(header, l.h(), j.text(), rnd, data.size, header != data);
+        KeySlotWriter.overwrite(header, k.areaOffset(), k.areaSize(), rnd);
+    }
+
+    @Override
+    public int changeKeySlot(int slot, byte[] vk, byte[] passphrase, KeySlotOptions o, Settings set)
+            throws IOException, VolumeException {
+        L2 l = readHeader(header, data);
+        Luks2Metadata.Keyslot old = l.m().keyslots.get(slot);
+        if (old == null) {
+            throw new VolumeException("Key slot " + slot + " is not active");
+        }
+        long[] area;
+        try {
+            area = findArea(l, vk.length);
+        } catch (VolumeException e) {
+            throw new VolumeException(e.getMessage() + " beside the old one (a crash-safe change needs both)");
+        }
+        Stored st = prepare(l, vk, passphrase, o, area, set);
+        try {
+            JsonSplice j = new JsonSplice(l.h().json);
+            j.replace(new String[] {"keyslots", String.valueOf(slot)}, st.json());
+            checkJson(l, j.text());
+            KeySlotWriter.write(header, area[0], st.material());
+            Luks2Writer.update(header, l.h(), j.text(), o.rng(), data.size, header != data);
+        } finally {
+            Arrays.fill(st.material(), (byte) 0);
+        }
+        KeySlotWriter.overwrite(header, old.areaOffset(), old.areaSize(), o.rng());
+        return slot;
+    }
+
+    /** The new JSON fits and validates: checked before the first write. */
+    private static void checkJson(L2 l, String json) throws VolumeException {
+        Luks2Writer.checkFits(l.h().hdrSize, json);
+        Luks2Metadata.parse(Luks2Header.of(l.h().hdrSize, l.h().seqid + 1, json), Long.MAX_VALUE, Long.MAX_VALUE,
+                true);
+    }
+
+    private static List<String> strings(String arrayJson) throws VolumeException {
+        List<String> out = new ArrayList<>();
+        for (Object v : (List<?>) Json.parse(arrayJson)) {
+            out.add(String.valueOf(v));
+        }
+        return out;
+    }
+
+    private static int freeId(Luks2Metadata m, int wanted) throws VolumeException {
+        if (wanted != -1) {
+            if (wanted < 0 || wanted >= SLOTS) {
+                throw new VolumeException("Key slot " + wanted + " is out of range 0.." + (SLOTS - 1));
+            }
+            if (m.keyslots.containsKey(wanted)) {
+                throw new VolumeException("Key slot " + wanted + " is full: choose another one");
+            }
+            return wanted;
+        }
+        for (int i = 0; i < SLOTS; i++) {
+            if (!m.keyslots.containsKey(i)) {
+                return i;
+            }
+        }
+        throw new VolumeException("All key slots full (" + SLOTS + " LUKS2 key slots in use)");
+    }
+
+    /** {offset, length} of the first free stretch for a key of {@code keyBytes} (cryptsetup's first fit). */
+    private static long[] findArea(L2 l, int keyBytes) throws VolumeException {
+        long length = ((long) keyBytes * KeySlotWriter.STRIPES + 4095) / 4096 * 4096;
+        long start = 2 * l.h().hdrSize, end = start + l.m().keyslotsSize;
+        List<Luks2Metadata.Keyslot> used = new ArrayList<>(l.m().keyslots.values());
+        used.sort(Comparator.comparingLong(Luks2Metadata.Keyslot::areaOffset));
+        long at = start;
+        for (Luks2Metadata.Keyslot k : used) {
+            if (at + length <= k.areaOffset()) {
+                break;
+            }
+            at = Math.max(at, (k.areaOffset() + k.areaSize() + 4095) / 4096 * 4096);
+        }
+        if (at + length > end) {
+            throw new VolumeException("No room in the LUKS2 keyslots area (" + l.m().keyslotsSize
+                    + " bytes) for another key slot area of " + length + " bytes");
+        }
+        return new long[] {at, length};
+    }
+
+    /** A new key slot's JSON and its encrypted key material. */
+    record Stored(String json, byte[] material) {
+    }
+
+    private static Stored prepare(L2 l, byte[] vk, byte[] passphrase, KeySlotOptions o, long[] area,
+            Settings set) throws VolumeException {
+        String enc = l.m().segment().encryption();
+        KdfCost.Cost cost = KdfCost.luks2(o, vk.length);
+        return newKeySlot(vk, passphrase, enc, o.hash, cost, area, o.rng(), set);
+    }
+
+    /** The JSON of a {@code luks2} key slot with its area at {@code area}, and its material. */
+    static Stored newKeySlot(byte[] vk, byte[] passphrase, String encryption, String afHashName, KdfCost.Cost cost,
+            long[] area, SecureRandom rnd, Settings set) throws VolumeException {
+        SectorCipher cipher = SectorCipher.parse(encryption).using(set.provider());
+        HashAlgorithm afHash = HashAlgorithm.forLuksName(afHashName);
+        byte[] salt = new byte[32];
+        rnd.nextBytes(salt);
+        byte[] derived = cost.type().equals("pbkdf2")
+                ? Pbkdf2.derive(HashAlgorithm.forLuksName(cost.hash()), passphrase, salt, cost.iterations(), vk.length)
+                : set.argon2("The new key slot", cost.type().equals("argon2i") ? Argon2.Type.ARGON2I
+                        : Argon2.Type.ARGON2ID, passphrase, salt, cost.time(), cost.memoryKib(), cost.cpus(), vk.length);
+        try {
+            byte[] m = KeySlotWriter.material(vk, afHash, cipher, derived, rnd);
+            String b64 = Base64.getEncoder().encodeToString(salt);
+            String kdf = cost.type().equals("pbkdf2")
+                    ? "{\"type\":\"pbkdf2\",\"hash\":" + JsonSplice.quote(cost.hash()) + ",\"iterations\":"
+                            + cost.iterations() + ",\"salt\":\"" + b64 + "\"}"
+                    : "{\"type\":\"" + cost.type() + "\",\"time\":" + cost.time() + ",\"memory\":" + cost.memoryKib()
+                            + ",\"cpus\":" + cost.cpus() + ",\"salt\":\"" + b64 + "\"}";
+            String json = "{\"type\":\"luks2\",\"key_size\":" + vk.length + ",\"af\":{\"type\":\"luks1\",\"stripes\":"
+                    + KeySlotWriter.STRIPES + ",\"hash\":" + JsonSplice.quote(afHashName) + "},\"area\":{\"type\":\"raw\",\"offset\":\""
+                    + area[0] + "\",\"size\":\"" + area[1] + "\",\"encryption\":" + JsonSplice.quote(encryption)
+                    + ",\"key_size\":" + vk.length + "},\"kdf\":" + kdf + "}";
+            return new Stored(json, m);
+        } finally {
+            Arrays.fill(derived, (byte) 0);
+        }
     }
 
     @Override

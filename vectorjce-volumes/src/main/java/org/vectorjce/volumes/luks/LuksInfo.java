@@ -71,7 +71,7 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
                 + "Payload offset:\t" + payloadOffset / 512 + "\n"
                 + "UUID:          \t" + uuid + "\n"
                 + "MK bits:       \t" + key.length * 8 + "\n"
-                + "MK dump:\t" + org.vectorjce.volumes.KeyDump.mkDump(key);
+                + "MK dump:\t" + org.vectorjce.volumes.internal.KeyDump.mkDump(key);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
@@ -128,9 +129,7 @@ public final class LuksVolume implements Closeable {
      */
     public int addKeySlot(byte[] newPassphrase, KeySlotOptions options) throws IOException, VolumeException {
         ensureWritable();
-        int slot = info().version() == 1
-                ? KeySlotWriter.addLuks1(images.header, images.data, volumeKey, newPassphrase, options, settings)
-                : KeySlotWriter.addLuks2(images.header, images.data, volumeKey, newPassphrase, options, settings);
+        int slot = layout.addKeySlot(volumeKey, newPassphrase, options, settings);
         layout = layout(images.header, images.data);
         return slot;
     }
@@ -143,12 +142,7 @@ public final class LuksVolume implements Closeable {
      */
     public void removeKeySlot(int slot) throws IOException, VolumeException {
         ensureWritable();
-        java.security.SecureRandom rnd = new java.security.SecureRandom();
-        if (info().version() == 1) {
-            KeySlotWriter.removeLuks1(images.header, images.data, slot, rnd);
-        } else {
-            KeySlotWriter.removeLuks2(images.header, images.data, slot, rnd);
-        }
+        layout.removeKeySlot(slot, new java.security.SecureRandom());
         layout = layout(images.header, images.data);
     }
 
@@ -162,11 +156,7 @@ public final class LuksVolume implements Closeable {
     public int changeKeySlot(int slot, byte[] newPassphrase, KeySlotOptions options)
             throws IOException, VolumeException {
         ensureWritable();
-        int s = info().version() == 1
-                ? KeySlotWriter.changeLuks1(images.header, images.data, slot, volumeKey, newPassphrase, options,
-                        settings)
-                : KeySlotWriter.changeLuks2(images.header, images.data, slot, volumeKey, newPassphrase, options,
-                        settings);
+        int s = layout.changeKeySlot(slot, volumeKey, newPassphrase, options, settings);
         layout = layout(images.header, images.data);
         return s;
     }
@@ -186,22 +176,10 @@ public final class LuksVolume implements Closeable {
         }
         open = false;
         Arrays.fill(volumeKey, (byte) 0);
-        IOException first = null;
         for (PayloadChannel p : payloads) {
-            try {
-                p.close();
-            } catch (IOException e) {
-                first = first == null ? e : first;
-            }
+            p.close();
         }
-        try {
-            images.close();
-        } catch (IOException e) {
-            first = first == null ? e : first;
-        }
-        if (first != null) {
-            throw first;
-        }
+        images.close();
     }
 
     private void ensureOpen() {
@@ -299,8 +277,8 @@ public final class LuksVolume implements Closeable {
         private boolean readWrite;
         private java.security.Provider provider = SectorCipher.DEFAULT_PROVIDER;
         private java.util.concurrent.Executor executor;
-        private org.vectorjce.volumes.kdf.Argon2.Compression argon2 =
-                org.vectorjce.volumes.kdf.Argon2.Compression.DEFAULT;
+        private Argon2Compression argon2 =
+                Argon2Compression.DEFAULT;
 
         private Builder(Path imagePath, SeekableByteChannel imageChannel) {
             this.imagePath = imagePath;
@@ -399,8 +377,8 @@ public final class LuksVolume implements Closeable {
             return this;
         }
 
-        /** Which Argon2 compression the key slots run (default {@link org.vectorjce.volumes.kdf.Argon2.Compression#DEFAULT}). */
-        public Builder argon2Compression(org.vectorjce.volumes.kdf.Argon2.Compression c) {
+        /** Which Argon2 compression the key slots run (default {@link Argon2Compression#DEFAULT}). */
+        public Builder argon2Compression(Argon2Compression c) {
             this.argon2 = Objects.requireNonNull(c, "compression");
             return this;
         }

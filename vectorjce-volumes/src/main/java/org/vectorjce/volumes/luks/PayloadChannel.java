@@ -2,20 +2,18 @@ package org.vectorjce.volumes.luks;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
-import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 
-import org.vectorjce.SectorChannel;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.SectorPayload;
 
 /**
- * The plaintext payload of an open volume: {@code cryptsetup open}'s device as a channel.
- * Underneath, the provider's {@link SectorChannel} over a window of the image for every mode
- * {@code SectorParameterSpec} takes; {@code ecb} and {@code lrw-plain64} run whole sectors here
- * through {@link SectorCipher.Decryptor}s (one decrypting, one encrypting).
+ * The plaintext payload of an open volume: {@code cryptsetup open}'s device as a channel. The
+ * reading is {@link SectorPayload}'s, over bytes {@code [offset, offset + size)} of the image, whole
+ * sectors decrypted by a {@link SectorCipher.Decryptor} (one cipher call per run of up to 1 MiB,
+ * except {@code lrw-plain64}, which is keyed per sector).
  *
  * <p>Reads at any position and length. On a volume opened for writing, writes at any position
  * and length inside the payload: whole sectors are encrypted and written as they come (one cipher
@@ -28,27 +26,18 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
  * from {@code write} and {@code truncate}. Closing wipes the key copies and buffers, and leaves the
  * image to the volume. Not thread-safe; channels of one volume are independent of each other.
  */
-final class PayloadChannel implements SeekableByteChannel {
-    private static final int RUN = 1 << 20;
-
-    private final SectorChannel sectors;          // or
+final class PayloadChannel extends SectorPayload {
+    private final Image image;
+    private final long offset;
     private final SectorCipher.Decryptor decryptor, encryptor;
-    private final WindowChannel window;
-    private final int sectorSize;
-    private final boolean writable;
-    private final byte[] work;
-    private long position;
-    private boolean open = true;
 
-    private PayloadChannel(SectorChannel sectors, SectorCipher.Decryptor decryptor, SectorCipher.Decryptor encryptor,
-            WindowChannel window, int sectorSize, boolean writable) {
-        this.sectors = sectors;
+    private PayloadChannel(Image image, long offset, long size, int sectorSize, boolean writable,
+            SectorCipher.Decryptor decryptor, SectorCipher.Decryptor encryptor) {
+        super(size, sectorSize, writable);
+        this.image = image;
+        this.offset = offset;
         this.decryptor = decryptor;
         this.encryptor = encryptor;
-        this.window = window;
-        this.sectorSize = sectorSize;
-        this.writable = writable;
-        this.work = decryptor != null ? new byte[RUN] : null;
     }
 
     /**
@@ -61,23 +50,6 @@ final class PayloadChannel implements SeekableByteChannel {
             throw new IOException("The payload is " + size + " bytes: not a whole number of " + sectorSize
                     + "-byte sectors");
         }
-        WindowChannel w = new WindowChannel(data, offset, size, writable);
-        if (cipher.viaSectorSpec()) {
-            int per = sectorSize / 512;
-            if (Long.remainderUnsigned(ivOffset, per) != 0) {
-                throw new UnsupportedVolumeException("IV offset " + ivOffset
-                        + " is not a whole number of " + sectorSize + "-byte sectors");
-            }
-            RawKey k = new RawKey(cipher.algorithm, key);
-            try {
-                return new PayloadChannel(SectorChannel.open(w, cipher.spec, k, sectorSize, Long.divideUnsigned(ivOffset, per), false),
-                        null, null, w, sectorSize, writable);
-            } catch (GeneralSecurityException e) {
-                throw new UnsupportedVolumeException(cipher.spec + ": " + e.getMessage());
-            } finally {
-                k.destroy();
-            }
-        }
         SectorCipher.Decryptor dec = cipher.decryptor(key, sectorSize, ivOffset);
         SectorCipher.Decryptor enc = null;
         try {
@@ -87,63 +59,25 @@ final class PayloadChannel implements SeekableByteChannel {
                 dec.close();
             }
         }
-        return new PayloadChannel(null, dec, enc, w, sectorSize, writable);
+        return new PayloadChannel(data, offset, size, sectorSize, writable, dec, enc);
     }
 
     @Override
-    public int read(ByteBuffer dst) throws IOException {
-        ensureOpen();
-        if (sectors != null) {
-            return sectors.read(dst);
-        }
-        long size = window.size();
-        if (position >= size) {
-            return dst.hasRemaining() ? -1 : 0;
-        }
-        int n = (int) Math.min(dst.remaining(), size - position);
-        int done = 0;
-        try {
-            while (done < n) {
-                long p = position + done;
-                long s = p / sectorSize;
-                int skip = (int) (p - s * sectorSize);
-                int len = (int) Math.min((long) (Math.min(n - done + skip, RUN) + sectorSize - 1) / sectorSize * sectorSize,
-                        size - s * sectorSize);
-                readSectors(s, 0, len);
-                decryptor.decrypt(work, 0, len, s);
-                int take = Math.min(len - skip, n - done);
-                dst.put(work, skip, take);
-                done += take;
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e); // checked at open; not expected
-        } finally {
-            Arrays.fill(work, (byte) 0);
-        }
-        position += n;
-        return n;
+    protected void readCiphertext(long at, ByteBuffer dst) throws IOException {
+        image.readFully(offset + at, dst);
     }
 
-    /**
-     * Writes all of {@code src} at the position (see the class comment): an {@code IOException}
-     * naming the payload's size, and nothing written, when it would reach past the end.
-     */
     @Override
-    public int write(ByteBuffer src) throws IOException {
-        ensureOpen();
-        if (!writable) {
-            throw new NonWritableChannelException();
-        }
-        long size = window.size();
-        long at = position();
+    protected void decrypt(byte[] b, int off, int len, long sector) throws GeneralSecurityException {
+        decryptor.decrypt(b, off, len, sector);
+    }
+
+    /** Writes all of {@code src} at {@code position} (inside the payload: checked by the caller). */
+    @Override
+    protected void writeAt(long position, ByteBuffer src) throws IOException {
+        int sectorSize = sectorSize();
+        byte[] work = work();
         int n = src.remaining();
-        if (at > size || n > size - at) {
-            throw new IOException("A write of " + n + " bytes at " + at + " goes past the end of the " + size
-                    + "-byte payload");
-        }
-        if (sectors != null) {
-            return sectors.write(src);
-        }
         int done = 0, start = src.position();
         try {
             while (done < n) {
@@ -164,8 +98,7 @@ final class PayloadChannel implements SeekableByteChannel {
                 }
                 src.get(work, skip, take);
                 encryptor.decrypt(work, 0, len, s);
-                window.position(s * sectorSize);
-                window.write(ByteBuffer.wrap(work, 0, len));
+                image.writeFully(offset + s * sectorSize, ByteBuffer.wrap(work, 0, len));
                 done += take;
             }
         } catch (GeneralSecurityException e) {
@@ -176,79 +109,13 @@ final class PayloadChannel implements SeekableByteChannel {
                 src.position(start); // a failed write consumes nothing and moves nothing
             }
         }
-        position += n;
-        return n;
-    }
-
-    /** Reads {@code len} bytes of whole sectors from sector {@code s} into {@code work[off..]}. */
-    private void readSectors(long s, int off, int len) throws IOException {
-        window.position(s * sectorSize);
-        ByteBuffer b = ByteBuffer.wrap(work, off, len);
-        while (b.hasRemaining()) {
-            if (window.read(b) < 0) {
-                throw new IOException("The payload ended inside a sector");
-            }
-        }
     }
 
     @Override
-    public long position() throws IOException {
-        ensureOpen();
-        return sectors != null ? sectors.position() : position;
-    }
-
-    @Override
-    public SeekableByteChannel position(long p) throws IOException {
-        ensureOpen();
-        if (p < 0) {
-            throw new IllegalArgumentException("Negative position " + p);
-        }
-        if (sectors != null) {
-            sectors.position(p);
-        } else {
-            position = p;
-        }
-        return this;
-    }
-
-    @Override
-    public long size() throws IOException {
-        ensureOpen();
-        return window.size();
-    }
-
-    /** Refused: {@link NonWritableChannelException} when read-only, else an {@code IOException}. */
-    @Override
-    public SeekableByteChannel truncate(long size) throws IOException {
-        ensureOpen();
-        return window.truncate(size);
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
-    public void close() throws IOException {
-        if (!open) {
-            return;
-        }
-        open = false;
-        if (sectors != null) {
-            sectors.close(); // wipes its key and schedules; closes the window, not the image
-        } else {
-            decryptor.close();
-            if (encryptor != null) {
-                encryptor.close();
-            }
-            window.close();
-        }
-    }
-
-    private void ensureOpen() throws ClosedChannelException {
-        if (!open) {
-            throw new ClosedChannelException();
+    protected void wipe() {
+        decryptor.close();
+        if (encryptor != null) {
+            encryptor.close();
         }
     }
 }

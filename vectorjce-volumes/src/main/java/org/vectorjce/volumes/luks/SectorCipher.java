@@ -8,7 +8,6 @@ import java.util.Set;
 
 import javax.crypto.Cipher;
 
-import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 
@@ -87,11 +86,6 @@ final class SectorCipher {
     /** This specification on {@code p}'s ciphers ({@link #parse} gives {@link #DEFAULT_PROVIDER}'s). */
     SectorCipher using(Provider p) {
         return p == provider ? this : new SectorCipher(spec, algorithm, mode, iv, p);
-    }
-
-    /** Whether {@link SectorParameterSpec} (and so the payload through {@code SectorChannel}) takes this mode and IV. */
-    boolean viaSectorSpec() {
-        return iv != null && SPEC_IVS.contains(mode.toLowerCase(Locale.ROOT) + ":" + iv);
     }
 
     /**

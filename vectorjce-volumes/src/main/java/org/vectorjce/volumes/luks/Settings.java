@@ -3,6 +3,7 @@ package org.vectorjce.volumes.luks;
 import java.security.Provider;
 import java.util.concurrent.Executor;
 
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.kdf.Argon2;
 
 /**
@@ -10,8 +11,8 @@ import org.vectorjce.volumes.kdf.Argon2;
  * payload and key-slot ciphers, the executor of Argon2's helper lanes (null: threads started for
  * each derivation and ended before it returns) and Argon2's compression.
  */
-record Settings(Provider provider, Executor executor, Argon2.Compression argon2) {
-    static final Settings DEFAULT = new Settings(SectorCipher.DEFAULT_PROVIDER, null, Argon2.Compression.DEFAULT);
+record Settings(Provider provider, Executor executor, Argon2Compression argon2) {
+    static final Settings DEFAULT = new Settings(SectorCipher.DEFAULT_PROVIDER, null, Argon2Compression.DEFAULT);
 
     /** Argon2 as these settings run it. */
     byte[] argon2(String what, Argon2.Type type, byte[] password, byte[] salt, long time, long memoryKib, long lanes,

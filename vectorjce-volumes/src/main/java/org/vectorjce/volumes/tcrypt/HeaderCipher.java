@@ -18,6 +18,7 @@ import org.bouncycastle.crypto.engines.SerpentEngine;
 import org.bouncycastle.crypto.params.KeyParameter;
 
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * Decrypts the 448 encrypted bytes of a TrueCrypt/VeraCrypt header with one {@link Chain}, as
@@ -66,7 +67,7 @@ final class HeaderCipher {
             switch (name) {
                 case "aes", "twofish" -> {
                     String alg = name.equals("aes") ? "AES" : "Twofish";
-                    TcKey sk = new TcKey(alg, k);
+                    RawKey sk = new RawKey(alg, k);
                     Cipher e = Cipher.getInstance(alg + "/ECB/NoPadding", provider);
                     Cipher d = Cipher.getInstance(alg + "/ECB/NoPadding", provider);
                     try {
@@ -84,7 +85,7 @@ final class HeaderCipher {
                             d.doFinal(b, o, 16, b, o);
                         }
                         @Override public void destroy() {
-                            TcKey zero = new TcKey(alg, new byte[len]);
+                            RawKey zero = new RawKey(alg, new byte[len]);
                             try {
                                 e.init(Cipher.ENCRYPT_MODE, zero);
                                 d.init(Cipher.DECRYPT_MODE, zero);

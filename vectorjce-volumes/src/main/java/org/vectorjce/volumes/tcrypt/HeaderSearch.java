@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.kdf.Argon2;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
@@ -55,14 +56,14 @@ final class HeaderSearch {
     private final byte[] password;
     private final boolean veracryptModes;
     private final Provider provider;
-    private final Argon2.Compression argon2;
+    private final Argon2Compression argon2;
     private final CompletableFuture<Match> result = new CompletableFuture<>();
     private final AtomicReference<VolumeException> failure = new AtomicReference<>();
     /** Set when the search ends: the KDFs still running stop. */
     private volatile boolean stopped;
 
     private HeaderSearch(byte[] sector, byte[] password, boolean veracryptModes, Provider provider,
-            Argon2.Compression argon2) {
+            Argon2Compression argon2) {
         this.salt = Arrays.copyOfRange(sector, 0, 64);
         this.encrypted = Arrays.copyOfRange(sector, 64, 512);
         this.password = password;
@@ -169,7 +170,7 @@ final class HeaderSearch {
      *     memory does not fit the heap); its message says which and why
      */
     static Match search(byte[] sector, byte[] password, List<Kdf> kdfs, int pim, List<Chain> chains,
-            boolean veracryptModes, int threads, Provider provider, Executor executor, Argon2.Compression argon2)
+            boolean veracryptModes, int threads, Provider provider, Executor executor, Argon2Compression argon2)
             throws VolumeException, InterruptedException {
         HeaderSearch s = new HeaderSearch(sector, password, veracryptModes, provider, argon2);
         List<Row> rows = new ArrayList<>();

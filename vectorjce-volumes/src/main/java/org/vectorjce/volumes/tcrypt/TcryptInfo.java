@@ -66,7 +66,7 @@ public record TcryptInfo(boolean veracrypt, String headerKind, long headerOffset
         s.append("Cipher mode:   \t").append(mode).append('\n');
         s.append("Payload offset:\t").append(payloadOffset / 512).append('\n');
         s.append("MK bits:       \t").append(key.length * 8).append('\n');
-        s.append("MK dump:\t").append(org.vectorjce.volumes.KeyDump.mkDump(key));
+        s.append("MK dump:\t").append(org.vectorjce.volumes.internal.KeyDump.mkDump(key));
         return s.toString();
     }
 }

@@ -11,8 +11,9 @@ import java.util.Arrays;
 import javax.crypto.Cipher;
 
 import org.vectorjce.SectorParameterSpec;
-import org.vectorjce.volumes.FixedSizeChannel;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.RawKey;
+import org.vectorjce.volumes.internal.SectorPayload;
 
 /**
  * The plaintext of a TrueCrypt/VeraCrypt volume, read-only: bytes {@code [offset, offset + size)}
@@ -21,30 +22,25 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
  * provider's multi-sector path: {@code AES|Twofish/XTS/NoPadding} with a
  * {@link SectorParameterSpec} {@code plain64} (data unit {@code ivOffset + i}, as
  * {@code TCRYPT_get_iv_offset} gives it), or {@code /LRW/} with {@code benbi} for TrueCrypt 4.x.
- * Runs of up to 1 MiB per cipher call, each cipher over the whole run before the next; a read of
- * whole data units into a heap buffer is read and decrypted in that buffer, other reads go through
- * a work buffer wiped after each run. Writes and truncation throw
+ * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
+ * goes through each cipher whole before the next. Writes and truncation throw
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
  * leaves the image open (the volume owns it). Not thread-safe.
  */
-final class TcryptPayload extends FixedSizeChannel {
+final class TcryptPayload extends SectorPayload {
     static final int UNIT = 512;
-    private static final int RUN = 1 << 20;
 
     private final SeekableByteChannel image;
-    private final long offset, size, ivOffset;
+    private final long offset, ivOffset;
     private final String ivGenerator;
     private final Cipher[] ciphers;   // the chain's order: decrypted from the last
-    private final TcKey[] keys;
-    private final int[] keyLengths;
-    private final byte[] work = new byte[RUN];
+    private final RawKey[] keys;
 
     TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
             java.security.Provider provider) throws UnsupportedVolumeException {
-        super(size);
+        super(size, UNIT, false);
         this.image = image;
         this.offset = offset;
-        this.size = size;
         this.ivOffset = ivOffset;
         String mode = switch (chain.mode()) {
             case XTS -> "XTS";
@@ -55,14 +51,12 @@ final class TcryptPayload extends FixedSizeChannel {
         this.ivGenerator = chain.mode() == Chain.Mode.XTS ? "plain64" : "benbi";
         int n = chain.parts().size();
         ciphers = new Cipher[n];
-        keys = new TcKey[n];
-        keyLengths = new int[n];
+        keys = new RawKey[n];
         try {
             for (int i = 0; i < n; i++) {
                 String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
                 byte[] k = chain.partKey(i, keyArea);
-                keys[i] = new TcKey(alg, k);
-                keyLengths[i] = k.length;
+                keys[i] = new RawKey(alg, k);
                 Arrays.fill(k, (byte) 0);
                 ciphers[i] = Cipher.getInstance(alg + "/" + mode + "/NoPadding", provider);
                 ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset, UNIT));
@@ -74,49 +68,18 @@ final class TcryptPayload extends FixedSizeChannel {
         }
     }
 
-    @Override
-    protected void readAt(long p, ByteBuffer dst) throws IOException {
-        try {
-            while (dst.hasRemaining()) {
-                long unit = p / UNIT;
-                int skip = (int) (p - unit * UNIT);
-                int want = dst.remaining();
-                if (skip == 0 && want >= UNIT && dst.hasArray()) {
-                    // whole data units straight into the caller's array, decrypted there: no copy
-                    int len = (int) Math.min(Math.min(want, RUN) / UNIT * UNIT, size - p);
-                    int at = dst.arrayOffset() + dst.position();
-                    readFully(offset + p, ByteBuffer.wrap(dst.array(), at, len));
-                    decrypt(dst.array(), at, len, unit);
-                    dst.position(dst.position() + len);
-                    p += len;
-                    continue;
-                }
-                int len = (int) Math.min((long) (Math.min(want + skip, RUN) + UNIT - 1) / UNIT * UNIT,
-                        size - unit * UNIT);
-                try {
-                    readFully(offset + unit * UNIT, ByteBuffer.wrap(work, 0, len));
-                    decrypt(work, 0, len, unit);
-                    int take = Math.min(len - skip, want);
-                    dst.put(work, skip, take);
-                    p += take;
-                } finally {
-                    Arrays.fill(work, 0, len, (byte) 0);
-                }
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
-        }
-    }
-
     /** Decrypts {@code len} bytes (whole data units from {@code unit}) in place: the chain's last cipher first. */
-    private void decrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
+    @Override
+    protected void decrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
         for (int i = ciphers.length - 1; i >= 0; i--) {
             ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset + unit, UNIT));
             ciphers[i].doFinal(b, off, len, b, off);
         }
     }
 
-    private void readFully(long at, ByteBuffer b) throws IOException {
+    @Override
+    protected void readCiphertext(long p, ByteBuffer b) throws IOException {
+        long at = offset + p;
         if (image instanceof FileChannel fc) {
             while (b.hasRemaining()) {
                 int r = fc.read(b, at);
@@ -138,25 +101,20 @@ final class TcryptPayload extends FixedSizeChannel {
     }
 
     @Override
-    protected void closed() {
-        wipe();
-    }
-
-    private void wipe() {
+    protected void wipe() {
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] == null) {
                 continue;
             }
             if (ciphers[i] != null) {
                 try { // re-key with zeros to overwrite the schedule
-                    ciphers[i].init(Cipher.DECRYPT_MODE, new TcKey(keys[i].getAlgorithm(),
-                            new byte[keyLengths[i]]), new SectorParameterSpec(ivGenerator, 0, UNIT));
+                    ciphers[i].init(Cipher.DECRYPT_MODE, new RawKey(keys[i].getAlgorithm(),
+                            new byte[keys[i].length()]), new SectorParameterSpec(ivGenerator, 0, UNIT));
                 } catch (GeneralSecurityException e) {
                     // the schedule goes with the cipher
                 }
             }
             keys[i].destroy();
         }
-        Arrays.fill(work, (byte) 0);
     }
 }

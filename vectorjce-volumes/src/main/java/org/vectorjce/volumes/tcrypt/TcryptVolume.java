@@ -20,11 +20,11 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
-import org.vectorjce.volumes.kdf.Argon2;
 
 /**
  * A TrueCrypt or VeraCrypt volume opened read-only: cryptsetup's {@code --type tcrypt}
@@ -163,7 +163,7 @@ public final class TcryptVolume implements Closeable {
         private int threads = Runtime.getRuntime().availableProcessors();
         private Executor executor;
         private Provider provider = HeaderCipher.DEFAULT_PROVIDER;
-        private Argon2.Compression argon2 = Argon2.Compression.DEFAULT;
+        private Argon2Compression argon2 = Argon2Compression.DEFAULT;
 
         private Builder(Path path, SeekableByteChannel channel) {
             this.path = path;
@@ -312,8 +312,8 @@ public final class TcryptVolume implements Closeable {
             return this;
         }
 
-        /** Which Argon2 compression VeraCrypt's Argon2id rows run (default {@link Argon2.Compression#DEFAULT}). */
-        public Builder argon2Compression(Argon2.Compression c) {
+        /** Which Argon2 compression VeraCrypt's Argon2id rows run (default {@link Argon2Compression#DEFAULT}). */
+        public Builder argon2Compression(Argon2Compression c) {
             this.argon2 = Objects.requireNonNull(c, "compression");
             return this;
         }

@@ -27,7 +27,6 @@ import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.volumes.tcrypt.TcryptCommand;
 
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;

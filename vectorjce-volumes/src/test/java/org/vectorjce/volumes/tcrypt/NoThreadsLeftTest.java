@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vectorjce.volumes.kdf.Argon2;
+import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.Luks1Format;
 import org.vectorjce.volumes.luks.Luks2Format;
@@ -69,7 +69,7 @@ class NoThreadsLeftTest {
         CountingExecutor ex = new CountingExecutor();
         Set<Thread> before = live();
         try (LuksVolume v = LuksVolume.at(luks2).passphrase(PW).executor(ex)
-                .argon2Compression(Argon2.Compression.SCALAR).open()) {
+                .argon2Compression(Argon2Compression.SCALAR).open()) {
             assertEquals(0, v.keySlot().getAsInt());
         }
         int afterLuks = ex.count.get();

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.tool.TcryptCommand;
 
 /**
  * Wrong secrets, damaged images and the trial search without hints: the documented exception

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.vectorjce.volumes.TestImages;
+import org.vectorjce.volumes.tool.TcryptCommand;
 
 /**
  * {@code cryptsetup tcryptDump} (2.6, user space here) as the oracle: for every AES-only image it

@@ -10,6 +10,7 @@ import java.util.Random;
 import javax.crypto.Cipher;
 
 import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * The payload benchmark of bench/tcrypt.sh (a main class, not a test): reads the whole payload
@@ -48,7 +49,7 @@ public final class TcryptPayloadBench {
                 r.nextBytes(kt);
                 Cipher aes = Cipher.getInstance("AES/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
                 Cipher tf = Cipher.getInstance("Twofish/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
-                TcKey a = new TcKey("AES", ka), t = new TcKey("Twofish", kt);
+                RawKey a = new RawKey("AES", ka), t = new RawKey("Twofish", kt);
                 byte[] work = new byte[run];
                 for (int round = 0; round <= rounds; round++) { // round 0: warm-up, not printed
                     double payload = 0, bare = 0;

@@ -15,6 +15,7 @@ import javax.crypto.spec.IvParameterSpec;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
+import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * A TrueCrypt 7-style volume of any size written here, for tests and the payload benchmark
@@ -93,9 +94,9 @@ final class TcryptSynthetic {
             byte[] k = chain.partKey(i, area);
             Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
             if (unit == null) {
-                c.init(Cipher.ENCRYPT_MODE, new TcKey(alg, k), new IvParameterSpec(new byte[16]));
+                c.init(Cipher.ENCRYPT_MODE, new RawKey(alg, k), new IvParameterSpec(new byte[16]));
             } else {
-                c.init(Cipher.ENCRYPT_MODE, new TcKey(alg, k), new SectorParameterSpec("plain64", unit, 512));
+                c.init(Cipher.ENCRYPT_MODE, new RawKey(alg, k), new SectorParameterSpec("plain64", unit, 512));
             }
             c.doFinal(b, off, len, b, off);
             Arrays.fill(k, (byte) 0);

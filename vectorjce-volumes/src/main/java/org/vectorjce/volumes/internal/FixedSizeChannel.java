@@ -1,4 +1,4 @@
-package org.vectorjce.volumes;
+package org.vectorjce.volumes.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package org.vectorjce.volumes;
+package org.vectorjce.volumes.internal;
 
 /**
  * A volume key as cryptsetup's {@code --dump-volume-key} prints it after {@code "MK dump:\t"}:

@@ -1,4 +1,4 @@
-package org.vectorjce.volumes.tcrypt;
+package org.vectorjce.volumes.tool;
 
 import java.io.Console;
 import java.io.IOException;
@@ -16,10 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.vectorjce.volumes.VolumeException;
-import org.vectorjce.volumes.tool.Passphrase;
-import org.vectorjce.volumes.tool.Exits;
-import org.vectorjce.volumes.tool.UsageException;
-import org.vectorjce.volumes.tool.VolumeMain;
+import org.vectorjce.volumes.tcrypt.TcryptVolume;
 
 import picocli.CommandLine.Option;
 
@@ -34,7 +31,7 @@ import picocli.CommandLine.Option;
  *   [--key-file F]... [--hash H] [--cipher C] [--header F] [--threads N]
  * </pre>
  *
- * {@link org.vectorjce.volumes.tool.VolumeMain} parses the command line (picocli: the options
+ * {@link VolumeMain} parses the command line (picocli: the options
  * below are a group of their own in {@code info}'s, {@code test}'s and {@code decrypt}'s help) and
  * calls {@link #execute}. The password is the first line of standard input when it is not a
  * terminal, else a prompt without echo; {@code --key-file} (repeatable, {@code -d}) adds a

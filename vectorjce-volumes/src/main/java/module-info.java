@@ -1,0 +1,26 @@
+/**
+ * VectorJCE volumes: LUKS1 and LUKS2 volumes (open, format, key-slot changes) and TrueCrypt/VeraCrypt
+ * volumes (read-only) on top of the VectorJCE provider.
+ *
+ * <p>The API is {@link org.vectorjce.volumes.luks.LuksVolume}, {@link org.vectorjce.volumes.tcrypt.TcryptVolume},
+ * the formatters and their information records, and the exceptions. The key derivation
+ * ({@code kdf}), the shared channel and key helpers ({@code internal}) and the {@code volume}
+ * command ({@code tool}) are not exported; the command's package is open to picocli, which reads
+ * its annotated options by reflection.
+ */
+module org.vectorjce.volumes {
+    requires org.vectorjce;
+    requires org.bouncycastle.provider;
+    requires info.picocli;
+    requires java.management;
+    // com.sun.management.OperatingSystemMXBean: the physical memory the Argon2 calibration is capped by
+    requires jdk.management;
+    // Argon2's vector compression (META-INF/versions/25), found by name only when the module is present
+    requires static jdk.incubator.vector;
+
+    exports org.vectorjce.volumes;
+    exports org.vectorjce.volumes.luks;
+    exports org.vectorjce.volumes.tcrypt;
+
+    opens org.vectorjce.volumes.tool to info.picocli;
+}
