@@ -35,7 +35,7 @@ final class KeySlotWriter {
         byte[] split = AfSplitter.split(vk, STRIPES, afHash, rnd);
         byte[] m = Arrays.copyOf(split, (split.length + 511) / 512 * 512);
         Arrays.fill(split, (byte) 0);
-        try (SectorCipher.Decryptor e = cipher.encryptor(areaKey, 512, 0)) {
+        try (SectorCipher.Decryptor e = cipher.forKeyMaterial().encryptor(areaKey, 512, 0)) {
             e.decrypt(m, 0, m.length, 0);
             return m;
         } catch (GeneralSecurityException ex) {

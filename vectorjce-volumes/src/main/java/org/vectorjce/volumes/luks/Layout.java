@@ -68,7 +68,7 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
         byte[] material = a.image().read(a.areaName(), a.offset(), a.length());
         byte[] derived = a.kdf().derive(passphrase);
         byte[] key = null;
-        try (SectorCipher.Decryptor d = a.cipher().decryptor(derived, 512, 0)) {
+        try (SectorCipher.Decryptor d = a.cipher().forKeyMaterial().decryptor(derived, 512, 0)) {
             d.decrypt(material, 0, material.length, 0);
             key = AfSplitter.merge(material, a.keyBytes(), a.stripes(), a.afHash());
             if (isVolumeKey(key)) {

@@ -139,7 +139,7 @@ public final class Luks1Format {
             byte[] split = AfSplitter.split(vk, Luks1Header.STRIPES, hash, rnd);
             material = Arrays.copyOf(split, (int) (areaSectors * 512));
             Arrays.fill(split, (byte) 0);
-            try (SectorCipher.Decryptor e = sc.encryptor(derived, 512, 0)) {
+            try (SectorCipher.Decryptor e = sc.forKeyMaterial().encryptor(derived, 512, 0)) {
                 e.decrypt(material, 0, material.length, 0);
             } catch (GeneralSecurityException ex) {
                 throw new VolumeException("Encrypting the key material failed: " + ex.getMessage());

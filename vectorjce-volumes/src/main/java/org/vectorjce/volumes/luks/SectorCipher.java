@@ -97,6 +97,19 @@ final class SectorCipher {
         return crypter(key, sectorSize, ivOffset, Cipher.DECRYPT_MODE);
     }
 
+    /**
+     * This specification for a key slot's material (a few hundred KiB once per unlock or write):
+     * on {@code provider} configured with {@code arithmetic=scalar}. In a fresh JVM the vector mode
+     * arithmetic runs slowly until C2 has compiled it, which costs more than such an area takes on
+     * the scalar code, already compiled; the payload keeps the provider's own setting.
+     */
+    SectorCipher forKeyMaterial() {
+        if (provider instanceof VectorJceProvider p && !"scalar".equals(p.settings().get("arithmetic"))) {
+            return new SectorCipher(spec, algorithm, mode, iv, p.configure("arithmetic=scalar"));
+        }
+        return this;
+    }
+
     /** As {@link #decryptor}, encrypting (for key material and a writable payload). */
     Decryptor encryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
         return crypter(key, sectorSize, ivOffset, Cipher.ENCRYPT_MODE);
