@@ -4,7 +4,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,58 +14,147 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.kernel.Platform;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The command-line tool in the provider jar: {@code java [--add-modules jdk.incubator.vector] -jar
- * vectorjce.jar <command>}. No dependencies beyond the JDK.
+ * The {@code vectorjce} command: {@code bin/vectorjce COMMAND}, or {@code java [--add-modules
+ * jdk.incubator.vector] -jar vectorjce-tool-VERSION-all.jar COMMAND}. It uses the provider's public
+ * API only ({@link VectorJce}, {@link VectorJceProvider}, the JCA).
+ *
+ * <p>The command line is parsed by picocli: each command is a class whose annotated fields are its
+ * options, so {@code --help} ({@code -h}) and {@code help COMMAND} list exactly what the command
+ * reads. A command line picocli cannot parse gets one line on standard error and a pointer to the
+ * command's help, exit status 2; each command's help lists its own exit statuses.
  */
-public final class Main {
-    private Main() {
+@Command(name = "vectorjce", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        sortOptions = false, synopsisSubcommandLabel = "COMMAND", commandListHeading = "%nCommands:%n",
+        description = {"Checks, describes and measures the VectorJCE provider on this JVM, and encrypts raw disk "
+                + "images as dm-crypt's plain mode. The Vector API kernels need Java 25+ with "
+                + "--add-modules jdk.incubator.vector (bin/vectorjce adds it)."},
+        footerHeading = "%n", footer = {"Each command's options: vectorjce help COMMAND (or vectorjce COMMAND --help)."},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:Success (no command: this help).", "2:A wrong command or option (one line on standard error)."})
+public final class Main implements Callable<Integer> {
+    private final PrintStream out, err;
+
+    @Spec
+    CommandSpec spec;
+
+    private Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
     }
 
-    private static final String USAGE = """
-            usage: java [--add-modules jdk.incubator.vector] -jar vectorjce.jar <command> [options]
-
-            commands:
-              selftest   one public known answer per transformation and per kernel available
-                         here, both directions; one line each; exit status 1 on any failure
-              info       provider version, JVM, vector module and width, compiler, and the
-                         kernel each algorithm gets (with the reason for each kernel that declines)
-              speed      MB/s of every algorithm x mode x key size (see 'speed --help')
-              leakcheck  dudect-style timing-leak check of every kernel: fixed vs random key and
-                         data, Welch's t; proves first that it sees a planted leak (see
-                         'leakcheck --help'); exit status 3 when the machine is too noisy
-              image      encrypt|decrypt a raw disk image sector by sector, as dm-crypt's plain
-                         mode (cryptsetup's option names; see 'image --help')
-              help       this text
-            """;
-
-    public static void main(String[] args) throws Exception {
-        String cmd = args.length == 0 ? "help" : args[0];
-        String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
-        int status = switch (cmd) {
-            case "selftest" -> selftest(System.out);
-            case "info" -> info(System.out);
-            case "speed" -> Speed.run(rest, System.out, System.err);
-            case "leakcheck" -> LeakCheck.run(rest, System.out, System.err);
-            case "image" -> ImageCommand.run(rest, System.out, System.err);
-            case "help", "-h", "--help" -> {
-                System.out.print(USAGE);
-                yield 0;
-            }
-            default -> {
-                System.err.println("unknown command '" + cmd + "'");
-                System.err.print(USAGE);
-                yield 2;
-            }
-        };
+    public static void main(String[] args) {
+        int status = run(System.out, System.err, args);
+        System.out.flush();
         System.exit(status);
+    }
+
+    /** Runs the command line {@code args} with these streams; returns the exit status. */
+    static int run(PrintStream out, PrintStream err, String... args) {
+        PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        CommandLine cl = new CommandLine(new Main(out, err));
+        for (Object command : List.of(new Selftest(out), new Info(out), new Speed.Command(out, err),
+                new LeakCheck.Command(out, err), new ImageCommand.Command(out, err), new CommandLine.HelpCommand())) {
+            cl.addSubcommand(command);
+        }
+        cl.setOut(o).setErr(e).setParameterExceptionHandler(Main::onParameterError);
+        try {
+            return cl.execute(args);
+        } finally {
+            o.flush();
+            e.flush();
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** {@code vectorjce} without a command: the help, as before picocli. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return 0;
+    }
+
+    /**
+     * A command line picocli could not parse (unknown option or command, missing or malformed
+     * value): its message as one line, with a pointer to the command's help; status 2.
+     */
+    static int onParameterError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        String message = e.getMessage() == null ? "bad command line" : e.getMessage().lines().findFirst().orElse("");
+        if (e instanceof CommandLine.UnmatchedArgumentException u && cl.getParent() == null
+                && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+            message = "unknown command '" + u.getUnmatched().get(0) + "'";
+        }
+        cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + message + " (see '"
+                + cl.getCommandSpec().qualifiedName() + " --help')");
+        cl.getErr().flush();
+        return 2;
+    }
+
+    /** {@code --version}: the tool's version (a filtered resource), the provider's and the JVM. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"vectorjce (VectorJCE tool) " + p.getProperty("version", "(unknown version)")
+                    + ", provider " + VectorJceProvider.NAME + " " + VectorJceProvider.VERSION,
+                "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+
+    @Command(name = "selftest", mixinStandardHelpOptions = true, versionProvider = Version.class,
+            description = {"One public known answer per transformation and per kernel available here, both "
+                    + "directions; one line each, then the count."},
+            exitCodeListHeading = "%nExit status:%n",
+            exitCodeList = {"0:Every known answer passed.", "1:A known answer failed.", "2:A wrong option."})
+    static final class Selftest implements Callable<Integer> {
+        private final PrintStream out;
+
+        Selftest(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            return selftest(out);
+        }
+    }
+
+    @Command(name = "info", mixinStandardHelpOptions = true, versionProvider = Version.class,
+            description = {"Provider version, JVM, vector module and width, CPU features, compiler, the "
+                    + "provider's settings, and the kernel each algorithm gets (with the reason for each "
+                    + "kernel that declines)."},
+            exitCodeListHeading = "%nExit status:%n", exitCodeList = {"0:Always, but for a wrong option (2)."})
+    static final class Info implements Callable<Integer> {
+        private final PrintStream out;
+
+        Info(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public Integer call() {
+            return info(out);
+        }
     }
 
     // ------------------------------------------------------------------ selftest
@@ -152,11 +243,12 @@ public final class Main {
         out.println("VectorJCE " + VectorJceProvider.VERSION);
         out.println("JVM:             " + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version")
                 + " (" + System.getProperty("java.vm.info") + ")");
-        out.println("CPU:             " + Platform.cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores");
+        Map<String, String> facts = VectorJce.platformFacts();
+        out.println("CPU:             " + facts.get("cpu") + ", " + Runtime.getRuntime().availableProcessors() + " cores");
         out.println("vector module:   " + VectorJce.vectorModuleStatus());
-        out.println("vector width:    " + Platform.vectorWidthDescription());
-        out.println("CPU features:    " + Platform.cpuFactsDescription());
-        out.println("JIT compiler:    " + Platform.compilerDescription());
+        out.println("vector width:    " + facts.get("vector width"));
+        out.println("CPU features:    " + facts.get("cpu features"));
+        out.println("JIT compiler:    " + facts.get("jit"));
         VectorJceProvider provider = new VectorJceProvider();
         String settings = provider.settings().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(java.util.stream.Collectors.joining(" "));
