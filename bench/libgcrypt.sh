@@ -17,8 +17,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 . ./jdk25.sh
-jar=$(ls ../vectorjce/target/vectorjce-*-SNAPSHOT.jar 2>/dev/null | grep -v -e sources -e javadoc | head -1)
-[ -n "$jar" ] || { echo "no provider jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
+jar=$(ls ../vectorjce-tool/target/vectorjce-tool-*-all.jar 2>/dev/null | head -1)
+[ -n "$jar" ] || { echo "no tool jar (vectorjce-tool/target/vectorjce-tool-*-all.jar): run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 mkdir -p target results
 gcc -O2 -o target/gcrypt-speed native/gcrypt-speed.c -lgcrypt
 

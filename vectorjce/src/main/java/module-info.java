@@ -5,7 +5,6 @@
 module org.vectorjce {
     requires static jdk.incubator.vector;
     requires static jdk.management;
-    requires java.logging;
     exports org.vectorjce;
     provides java.security.Provider with org.vectorjce.VectorJceProvider;
 }

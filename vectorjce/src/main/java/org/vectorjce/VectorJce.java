@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.Platform;
 
 /**
  * What VectorJCE can run on this JVM, for tools, tests and benchmarks, and its one explicit
@@ -95,5 +96,23 @@ public final class VectorJce {
      */
     public static String vectorModuleStatus() {
         return Kernels.vectorModuleStatus();
+    }
+
+    /**
+     * The facts of this JVM and CPU that decide which kernels run, one line each, as
+     * {@code vectorjce info} and {@code speed} print them: {@code cpu} (the model),
+     * {@code vector width} (the preferred species, or why there is none), {@code cpu features}
+     * (where they were read, and how byte permutes were judged) and {@code jit} (C2 in use, or why
+     * not).
+     *
+     * @return those four keys to their descriptions, in that order
+     */
+    public static Map<String, String> platformFacts() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("cpu", Platform.cpuModel());
+        m.put("vector width", Platform.vectorWidthDescription());
+        m.put("cpu features", Platform.cpuFactsDescription());
+        m.put("jit", Platform.compilerDescription());
+        return m;
     }
 }

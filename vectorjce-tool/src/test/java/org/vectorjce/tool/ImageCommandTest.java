@@ -112,7 +112,7 @@ class ImageCommandTest {
         Files.write(kf, new byte[64]);
         String k = kf.toString(), i = img.toString(), o = dir.resolve("out").toString();
         Object[][] cases = {
-            {new String[] {}, 2, "usage"},
+            {new String[] {}, 2, "Missing required"},
             {new String[] {"scramble", i, o}, 2, "encrypt or decrypt"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", i, o}, 2, "--key-file"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, i, i}, 2, "refusing to overwrite the input"},
@@ -124,10 +124,10 @@ class ImageCommandTest {
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--sector-size", "1000", i, o}, 2, "--sector-size 1000"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--sector-size", "4096", "--skip", "3", i, o}, 2, "--skip 3"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", dir.resolve("none").toString(), i, o}, 2, "not a readable file"},
-            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--bogus", i, o}, 2, "unknown option --bogus"},
+            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--bogus", i, o}, 2, "Unknown option: '--bogus' (see 'vectorjce image --help')"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--threads", "0", i, o}, 2, "--threads 0: a number from 1 to 1024"},
-            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--threads", "two", i, o}, 2, "--threads two: not a number"},
-            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, i, o, "--threads"}, 2, "--threads needs a value"},
+            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--threads", "two", i, o}, 2, "'two' is not an int"},
+            {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, i, o, "--threads"}, 2, "Missing required parameter for option '--threads'"},
         };
         for (Object[] c : cases) {
             Run r = image((String[]) c[0]);

@@ -1,4 +1,4 @@
-package org.vectorjce.it;
+package org.vectorjce.tool.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code java -jar vectorjce.jar selftest} and {@code info} on this JVM (JDK 25, and JDK 17). */
+/** {@code java -jar vectorjce-tool-all.jar selftest} and {@code info} on this JVM (JDK 25, and JDK 17). */
 class SelftestIT {
     @Test
     void selftestPassesFromTheJar() throws Exception {
@@ -49,7 +49,7 @@ class SelftestIT {
         assertTrue(r.out().contains("twofish-vec128-ct        [ct]  available"), r.out());
     }
 
-    /** Under failsafe the provider's classes come from the packaged jar, not target/classes. */
+    /** Under failsafe the provider's classes come from its packaged jar, not target/classes. */
     @Test
     void providerComesFromTheJar() {
         String where = String.valueOf(org.vectorjce.VectorJceProvider.class.getProtectionDomain().getCodeSource().getLocation());

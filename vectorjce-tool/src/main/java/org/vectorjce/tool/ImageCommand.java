@@ -15,9 +15,11 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.jca.RawKey;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code image encrypt|decrypt}: a whole raw disk image into a new file, sector by sector as Linux
@@ -30,24 +32,90 @@ final class ImageCommand {
     private ImageCommand() {
     }
 
-    static final String USAGE = """
-            usage: image encrypt|decrypt --cipher SPEC --key-file FILE [options] INPUT OUTPUT
-              --cipher SPEC        cryptsetup's cipher: aes-xts-plain64, twofish-xts-plain64,
-                                   aes-cbc-essiv:sha256, twofish-lrw-benbi, ... (cipher-mode-ivgen)
-              --key-file FILE      the raw key; --key-size BITS reads that many bits from its start
-                                   (default: the whole file). XTS: K1 || K2 (256, 384 or 512 bits);
-                                   LRW: key || 128-bit tweak key; CBC: 128, 192 or 256 bits
-              --sector-size N      512 (default), 1024, 2048 or 4096
-              --iv-large-sectors   IV sector numbers count N-byte sectors, not 512-byte ones
-              --skip N             IV offset in 512-byte sectors (cryptsetup --skip), default 0
-              --force              overwrite OUTPUT if it exists (never INPUT)
-              --threads N          N workers, each with its own cipher, over 1 MiB chunks
-                                   (default: the processor count)
-            INPUT must be a whole number of sectors; OUTPUT is a new file of the same size
-            (removed again when the command fails).
-            A progress line goes to the terminal when stderr is one. Exit status: 0 done,
-            1 I/O error, 2 bad options, key, size or files.
-            """;
+    @picocli.CommandLine.Command(name = "image", mixinStandardHelpOptions = true,
+            versionProvider = Main.Version.class, sortOptions = false,
+            description = {"Encrypts or decrypts a whole raw disk image into a new file, sector by sector as "
+                    + "dm-crypt's plain mode (cryptsetup's option names): the result opens with cryptsetup open "
+                    + "--type plain and the same options. INPUT must be a whole number of sectors; OUTPUT is a "
+                    + "new file of the same size (removed again when the command fails). A progress line goes "
+                    + "to the terminal when standard error is one."},
+            exitCodeListHeading = "%nExit status:%n",
+            exitCodeList = {"0:Done.", "1:An I/O error.", "2:Bad options, key, size or files."})
+    static final class Command implements java.util.concurrent.Callable<Integer> {
+        private final PrintStream out, err;
+
+        @Parameters(index = "0", paramLabel = "encrypt|decrypt", converter = VerbName.class, description = "What to do.")
+        String verb;
+        @Parameters(index = "1", paramLabel = "INPUT", description = "The image to read.")
+        String input;
+        @Parameters(index = "2", paramLabel = "OUTPUT", description = "The new file to write.")
+        String output;
+        @Option(names = {"--cipher", "-c"}, paramLabel = "SPEC", required = true,
+                description = "cryptsetup's cipher: aes-xts-plain64, twofish-xts-plain64, aes-cbc-essiv:sha256, "
+                        + "twofish-lrw-benbi, ... (cipher-mode-ivgen).")
+        String cipher;
+        @Option(names = {"--key-file", "-d"}, paramLabel = "FILE", required = true,
+                description = "The raw key. XTS: K1 || K2 (256, 384 or 512 bits); LRW: key || 128-bit tweak key; "
+                        + "CBC: 128, 192 or 256 bits.")
+        String keyFile;
+        @Option(names = {"--key-size", "-s"}, paramLabel = "BITS",
+                description = "Read that many bits from the key file's start (default: the whole file).")
+        int keyBits = -1;
+        @Option(names = "--sector-size", paramLabel = "N", description = "512 (default), 1024, 2048 or 4096.")
+        int sectorSize = 512;
+        @Option(names = "--iv-large-sectors", description = "IV sector numbers count N-byte sectors, not 512-byte ones.")
+        boolean large;
+        @Option(names = {"--skip", "-p"}, paramLabel = "N", converter = SectorCount.class,
+                description = "IV offset in 512-byte sectors (cryptsetup --skip), default 0.")
+        long skip;
+        @Option(names = "--force", description = "Overwrite OUTPUT if it exists (never INPUT).")
+        boolean force;
+        @Option(names = "--threads", paramLabel = "N", description = "N workers (1 to 1024), each with its own "
+                + "cipher, over 1 MiB chunks (default: the processor count).")
+        int threads = Runtime.getRuntime().availableProcessors();
+
+        Command(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public Integer call() {
+            try {
+                return image(this, out, err);
+            } catch (UsageError e) {
+                err.println("image: " + e.getMessage());
+                return 2;
+            } catch (IOException e) {
+                err.println("image: " + e);
+                return 1;
+            }
+        }
+    }
+
+    /** The first argument, checked before the options are. */
+    static final class VerbName implements picocli.CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String v) {
+            if (!v.equals("encrypt") && !v.equals("decrypt")) {
+                throw new picocli.CommandLine.TypeConversionException(
+                        "the first argument is encrypt or decrypt, not '" + v + "'");
+            }
+            return v;
+        }
+    }
+
+    /** {@code --skip}: an unsigned 64-bit sector count. */
+    static final class SectorCount implements picocli.CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String v) {
+            try {
+                return Long.parseUnsignedLong(v);
+            } catch (NumberFormatException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + v + "' is not a sector count");
+            }
+        }
+    }
 
     /** Bad options, key, sizes or files: a one-line reason, exit status 2. */
     static final class UsageError extends Exception {
@@ -58,72 +126,23 @@ final class ImageCommand {
         }
     }
 
+    /** The command line {@code args} after {@code image}, run; the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        try {
-            return image(args, out, err);
-        } catch (UsageError e) {
-            err.println("image: " + e.getMessage());
-            return 2;
-        } catch (IOException e) {
-            err.println("image: " + e);
-            return 1;
-        }
+        String[] all = new String[args.length + 1];
+        all[0] = "image";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return Main.run(out, err, all);
     }
 
-    private static int image(String[] args, PrintStream out, PrintStream err) throws UsageError, IOException {
-        if (args.length == 0 || args[0].equals("--help")) {
-            err.print(USAGE);
-            return args.length == 0 ? 2 : 0;
+    private static int image(Command o, PrintStream out, PrintStream err) throws UsageError, IOException {
+        String verb = o.verb;
+        if (o.threads < 1 || o.threads > 1024) {
+            throw new UsageError("--threads " + o.threads + ": a number from 1 to 1024");
         }
-        String verb = args[0];
-        if (!verb.equals("encrypt") && !verb.equals("decrypt")) {
-            throw new UsageError("the first argument is encrypt or decrypt, not '" + verb + "'");
-        }
-        String cipherSpec = null, keyFile = null;
-        int keyBits = -1, sectorSize = 512, threads = Runtime.getRuntime().availableProcessors();
-        long skip = 0;
-        boolean large = false, force = false;
-        String input = null, output = null;
-        for (int i = 1; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--cipher", "-c" -> cipherSpec = value(args, ++i, a);
-                case "--key-file", "-d" -> keyFile = value(args, ++i, a);
-                case "--key-size", "-s" -> keyBits = number(value(args, ++i, a), a);
-                case "--sector-size" -> sectorSize = number(value(args, ++i, a), a);
-                case "--skip", "-p" -> {
-                    String v = value(args, ++i, a);
-                    try {
-                        skip = Long.parseUnsignedLong(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageError(a + " " + v + ": not a sector count");
-                    }
-                }
-                case "--iv-large-sectors" -> large = true;
-                case "--force" -> force = true;
-                case "--threads" -> {
-                    String v = value(args, ++i, a);
-                    threads = number(v, a);
-                    if (threads < 1 || threads > 1024) {
-                        throw new UsageError(a + " " + v + ": a number from 1 to 1024");
-                    }
-                }
-                default -> {
-                    if (a.startsWith("-")) {
-                        throw new UsageError("unknown option " + a + " (see 'image --help')");
-                    } else if (input == null) {
-                        input = a;
-                    } else if (output == null) {
-                        output = a;
-                    } else {
-                        throw new UsageError("one INPUT and one OUTPUT, not also '" + a + "'");
-                    }
-                }
-            }
-        }
-        if (cipherSpec == null || keyFile == null || input == null || output == null) {
-            throw new UsageError("--cipher, --key-file, INPUT and OUTPUT are required (see 'image --help')");
-        }
+        String cipherSpec = o.cipher, keyFile = o.keyFile, input = o.input, output = o.output;
+        int keyBits = o.keyBits, sectorSize = o.sectorSize, threads = o.threads;
+        long skip = o.skip;
+        boolean large = o.large, force = o.force;
         if (sectorSize != 512 && sectorSize != 1024 && sectorSize != 2048 && sectorSize != 4096) {
             throw new UsageError("--sector-size " + sectorSize + ": 512, 1024, 2048 or 4096");
         }
@@ -374,18 +393,48 @@ final class ImageCommand {
         }
     }
 
-    private static String value(String[] args, int i, String option) throws UsageError {
-        if (i >= args.length) {
-            throw new UsageError(option + " needs a value");
-        }
-        return args[i];
-    }
+    /**
+     * The image's key over the array it is given, wiped by {@link #destroy} (a
+     * {@code SecretKeySpec} keeps a private copy, and on Java 17 its {@code destroy()} throws).
+     * The cipher sees it through {@link #getEncoded}, as any caller's key.
+     */
+    static final class RawKey implements SecretKey {
+        private static final long serialVersionUID = 1L;
+        private final String algorithm;
+        private final transient byte[] bytes;
 
-    private static int number(String v, String option) throws UsageError {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new UsageError(option + " " + v + ": not a number");
+        RawKey(String algorithm, byte[] bytes) {
+            this.algorithm = algorithm;
+            this.bytes = bytes;
+        }
+
+        int length() {
+            return bytes.length;
+        }
+
+        @Override
+        public String getAlgorithm() {
+            return algorithm;
+        }
+
+        @Override
+        public String getFormat() {
+            return "RAW";
+        }
+
+        @Override
+        public byte[] getEncoded() {
+            return bytes.clone();
+        }
+
+        @Override
+        public void destroy() {
+            Arrays.fill(bytes, (byte) 0);
+        }
+
+        @Override
+        public String toString() {
+            return algorithm + " key, " + bytes.length * 8 + " bits";
         }
     }
 }

@@ -55,7 +55,7 @@ class LeakCheckPlantedTest {
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
         assertEquals(0, LeakCheck.run(new String[] {"--help"}, o, e));
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("usage: leakcheck"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("Usage: vectorjce leakcheck"));
         assertEquals(2, LeakCheck.run(new String[] {"--frobnicate"}, o, e));
         assertEquals(2, LeakCheck.run(new String[] {"--seconds", "-1"}, o, e));
         assertEquals(2, LeakCheck.run(new String[] {"--class", "iv"}, o, e));

@@ -1,4 +1,4 @@
-package org.vectorjce.contract;
+package org.vectorjce.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,7 +41,7 @@ class JdkKernelDeclineTest {
 
     @Test
     void forcingItFailsKeySetUpWithTheAvailableNames() throws Exception {
-        String out = run("-Dvectorjce.kernel.aes=aes-jdk", "org.vectorjce.contract.JdkKernelDeclineTest$ForceMain");
+        String out = run("-Dvectorjce.kernel.aes=aes-jdk", "org.vectorjce.tool.JdkKernelDeclineTest$ForceMain");
         assertTrue(out.contains("InvalidKeyException") && out.contains("aes-jdk") && out.contains("aes-table"), out);
     }
 

@@ -10,7 +10,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.kernel.Platform;
+import picocli.CommandLine.Option;
 
 /**
  * {@code speed}: a quick throughput table in the shape of {@code cryptsetup benchmark} — one row per
@@ -23,47 +23,61 @@ final class Speed {
     private Speed() {
     }
 
-    private static final String USAGE = """
-            usage: speed [--size BYTES] [--ms MILLIS] [--alg AES|Twofish] [--mode ECB|CBC|CTR|LRW|XTS] [--compare] [--per-op]
-              --size     message size per doFinal (default 4096)
-              --ms       measuring time per cell in ms (default 250, plus as much warm-up)
-              --alg      only this algorithm; --mode only this mode
-              --compare  also print the ratio of the chosen kernel to the scalar kernel, 16 B - 8 KiB
-              --per-op   also print the per-message table: init + doFinal with the same key and a new
-                         IV (a sector, a record), and with a new key each time, 16 B - 4 KiB
-              --sectors  also print the disk table: 1 MiB requests of 512 B and 4 KiB sectors, many
-                         sectors per call (SectorParameterSpec) against one init + doFinal per
-                         sector and one 1 MiB data unit, XTS with 512-bit keys
-            """;
+    @picocli.CommandLine.Command(name = "speed", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+            sortOptions = false,
+            description = {"MB/s of every algorithm x mode x key size, encryption and decryption, at one message "
+                    + "size, with the kernel used (the shape of cryptsetup benchmark). Runs VectorJce.warmUp() "
+                    + "first. Progress goes to standard error, the table to standard output."},
+            exitCodeListHeading = "%nExit status:%n",
+            exitCodeList = {"0:The table was printed.", "2:A wrong option or value."})
+    static final class Command implements java.util.concurrent.Callable<Integer> {
+        private final PrintStream out, err;
 
-    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        @Option(names = "--size", paramLabel = "BYTES",
+                description = "Message size per doFinal (default ${DEFAULT-VALUE}; at least 16).")
         int size = 4096;
+        @Option(names = "--ms", paramLabel = "MILLIS",
+                description = "Measuring time per cell in ms (default ${DEFAULT-VALUE}, plus as much warm-up).")
         long ms = 250;
-        boolean compare = false, perOp = false, sectors = false;
-        String onlyAlg = null, onlyMode = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--size" -> size = Integer.parseInt(args[++i]);
-                case "--ms" -> ms = Long.parseLong(args[++i]);
-                case "--alg" -> onlyAlg = args[++i];
-                case "--mode" -> onlyMode = args[++i].toUpperCase(Locale.ROOT);
-                case "--compare" -> compare = true;
-                case "--per-op" -> perOp = true;
-                case "--sectors" -> sectors = true;
-                default -> {
-                    err.print(USAGE);
-                    return args[i].equals("--help") ? 0 : 2;
-                }
-            }
+        @Option(names = "--alg", paramLabel = "AES|Twofish", description = "Only this algorithm.")
+        String alg;
+        @Option(names = "--mode", paramLabel = "ECB|CBC|CTR|LRW|XTS", description = "Only this mode.")
+        String mode;
+        @Option(names = "--compare", description = "Also print the ratio of the chosen kernel to "
+                + "the scalar kernel, 16 B - 8 KiB.")
+        boolean compare;
+        @Option(names = "--per-op", description = "Also print the per-message table: init + "
+                + "doFinal with the same key and a new IV (a sector, a record), and with a new key each time, "
+                + "16 B - 4 KiB.")
+        boolean perOp;
+        @Option(names = "--sectors", description = "Also print the disk table: 1 MiB requests of "
+                + "512 B and 4 KiB sectors, many sectors per call (SectorParameterSpec) against one init + doFinal "
+                + "per sector and one 1 MiB data unit, XTS with 512-bit keys.")
+        boolean sectors;
+
+        Command(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
         }
+
+        @Override
+        public Integer call() throws Exception {
+            return run(size, ms, alg, mode == null ? null : mode.toUpperCase(Locale.ROOT), compare, perOp, sectors,
+                    out, err);
+        }
+    }
+
+    static int run(int size, long ms, String onlyAlg, String onlyMode, boolean compare, boolean perOp,
+            boolean sectors, PrintStream out, PrintStream err) throws Exception {
         if (size < 16) {
-            err.println("--size must be at least 16 (XTS needs a full block)");
+            err.println("speed: --size must be at least 16 (XTS needs a full block)");
             return 2;
         }
         out.println("# VectorJCE " + VectorJceProvider.VERSION + " speed, " + size + "-byte messages");
-        out.println("# CPU: " + Platform.cpuModel() + "; JVM: " + System.getProperty("java.vm.name") + " "
+        java.util.Map<String, String> facts = VectorJce.platformFacts();
+        out.println("# CPU: " + facts.get("cpu") + "; JVM: " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.vm.version") + "; vector: " + VectorJce.vectorModuleStatus()
-                + ", " + Platform.vectorWidthDescription() + "; " + Platform.compilerDescription());
+                + ", " + facts.get("vector width") + "; " + facts.get("jit"));
         VectorJceProvider p = new VectorJceProvider();
         // The rows time the steady state: the vector code that is slow until C2 has compiled it
         // (the fused Twofish batch, the vector mode arithmetic) is compiled first.
@@ -120,7 +134,7 @@ final class Speed {
         return 0;
     }
 
-    /** Disk table: MiB/s of 1 MiB requests, three ways (see USAGE). */
+    /** Disk table: MiB/s of 1 MiB requests, three ways (see --sectors). */
     private static void sectors(VectorJceProvider p, String onlyAlg, long ms, PrintStream out, PrintStream err)
             throws Exception {
         out.println();

@@ -13,6 +13,10 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code leakcheck}: a dudect-style timing-leak check of the provider's kernels (Reparaz, Balasch,
@@ -63,38 +67,13 @@ import org.vectorjce.VectorJceProvider;
  *
  * <p>Exit status: 0 the run completed and the planted leak was seen (whatever the kernels'
  * verdicts: this is a measuring tool, not a gate), 3 the planted leak was not seen, 2 bad
- * options, 1 an error.
+ * options, 1 an error (listed in {@code leakcheck --help}).
  *
  * <p>Java 17 language level (the tool is to be compiled with {@code --release 17}).
  */
 final class LeakCheck {
     private LeakCheck() {
     }
-
-    static final String USAGE = """
-            usage: leakcheck [--quick] [--kernel NAME[,NAME]] [--transformation T] [--class C[,C]]
-                             [--seconds S] [--samples N] [--blocks N] [--key-bits B] [--batch N]
-                             [--seed S] [--verbose] [--no-control]
-              Dudect-style timing-leak check (fixed vs random inputs, Welch's t, cropped tests,
-              |t| > 4.5 is leak evidence). First measures a planted leak; if that is not flagged
-              the machine is too noisy for a verdict (exit 3).
-              --quick           every kernel available here, classes data, key, key-setup, short
-                                budgets: under two minutes on 2 cores
-              --kernel          kernels to check (default: all available; see 'info')
-              --transformation  e.g. AES/XTS/NoPadding (default ALG/ECB/NoPadding per kernel)
-              --class           secret classes: data (plaintext), key (block function under
-                                pre-keyed ciphers), key-setup (Cipher.init); default all three
-              --seconds         sampling time per kernel x class (default 10, --quick ~3)
-              --samples         stop a cell after this many samples (default: time only)
-              --blocks          16-byte blocks per call (default 32)
-              --key-bits        128, 192 or 256 (default 128; XTS doubles, LRW adds 128)
-              --batch           calls per sample (default: calibrated to >= 10 us a sample)
-              --seed            seed of the class order and random inputs (default: random)
-              --verbose         progress lines as the sample count doubles
-              --no-control      skip the negative control (the planted function without its
-                                leak, which should show no evidence)
-            exit status: 0 completed, 3 too noisy (planted leak not flagged), 2 bad options, 1 error
-            """;
 
     /** A sample lasts at least this long once the batch is calibrated. */
     static final long TARGET_SAMPLE_NANOS = 10_000;
@@ -141,106 +120,153 @@ final class LeakCheck {
 
     // ------------------------------------------------------------------ command
 
+    @picocli.CommandLine.Command(name = "leakcheck", mixinStandardHelpOptions = true,
+            versionProvider = Main.Version.class, sortOptions = false,
+            description = {"Dudect-style timing-leak check of every kernel (fixed vs random inputs, Welch's t, "
+                    + "cropped tests, |t| > 4.5 is leak evidence). First measures a planted leak; if that is not "
+                    + "flagged the machine is too noisy for a verdict (exit 3)."},
+            exitCodeListHeading = "%nExit status:%n",
+            exitCodeList = {"0:Completed, and the planted leak was seen (whatever the kernels' verdicts).",
+                "1:An error.", "2:A wrong option or value.", "3:Too noisy: the planted leak was not flagged."})
+    static final class Command implements java.util.concurrent.Callable<Integer> {
+        private final PrintStream out, err;
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--quick", description = "Every kernel available here, classes data, key, key-setup, "
+                + "short budgets: under two minutes on 2 cores.")
+        boolean quick;
+        @Option(names = "--kernel", paramLabel = "NAME", split = ",",
+                description = "Kernels to check, comma-separated (default: all available; see 'vectorjce info').")
+        List<String> kernels = new ArrayList<>();
+        @Option(names = "--transformation", paramLabel = "T",
+                description = "E.g. AES/XTS/NoPadding (default ALG/ECB/NoPadding per kernel).")
+        String transformation;
+        @Option(names = "--class", paramLabel = "C", split = ",", converter = SecretClassConverter.class,
+                description = "Secret classes, comma-separated: data (plaintext), key (block function under "
+                        + "pre-keyed ciphers), key-setup (Cipher.init); default all three.")
+        List<SecretClass> classes = new ArrayList<>();
+        @Option(names = "--seconds", paramLabel = "S",
+                description = "Sampling time per kernel x class (default 10, --quick ~3).")
+        Double seconds;
+        @Option(names = "--samples", paramLabel = "N", description = "Stop a cell after this many samples "
+                + "(default: time only).")
+        Long samples;
+        @Option(names = "--blocks", paramLabel = "N", description = "16-byte blocks per call (default 32, at most 65536).")
+        Integer blocks;
+        @Option(names = "--key-bits", paramLabel = "B", description = "128, 192 or 256 (default 128; XTS doubles, "
+                + "LRW adds 128).")
+        Integer keyBits;
+        @Option(names = "--batch", paramLabel = "N", description = "Calls per sample (default: calibrated to "
+                + ">= 10 us a sample).")
+        Integer batch;
+        @Option(names = "--seed", paramLabel = "S", description = "Seed of the class order and random inputs "
+                + "(default: random).")
+        Long seed;
+        @Option(names = {"--verbose", "-v"}, description = "Progress lines as the sample count doubles.")
+        boolean verbose;
+        @Option(names = "--no-control", description = "Skip the negative control (the planted function without "
+                + "its leak, which should show no evidence).")
+        boolean noControl;
+
+        Command(PrintStream out, PrintStream err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public Integer call() {
+            Options o = options();
+            try {
+                return check(o, out, err);
+            } catch (IllegalArgumentException e) {
+                err.println("leakcheck: " + e.getMessage());
+                return 2;
+            } catch (Exception e) {
+                err.println("leakcheck: error: " + e);
+                e.printStackTrace(err);
+                return 1;
+            }
+        }
+
+        /** The options checked: a wrong one is a picocli ParameterException (one line, exit 2). */
+        Options options() {
+            Options o = new Options();
+            o.quick = quick;
+            o.verbose = verbose;
+            o.noControl = noControl;
+            o.kernels.addAll(kernels);
+            o.transformation = transformation;
+            if (!classes.isEmpty()) {
+                o.classes.clear();
+                for (SecretClass c : classes) {
+                    if (!o.classes.contains(c)) {
+                        o.classes.add(c);
+                    }
+                }
+            }
+            if (seconds != null) {
+                o.seconds = positive(seconds, "--seconds");
+            }
+            if (samples != null) {
+                o.samples = (long) positive(samples, "--samples");
+            }
+            if (blocks != null) {
+                o.blocks = (int) positive(blocks, "--blocks");
+            }
+            if (batch != null) {
+                o.batch = (int) positive(batch, "--batch");
+            }
+            if (keyBits != null) {
+                o.keyBits = keyBits;
+                if (o.keyBits != 128 && o.keyBits != 192 && o.keyBits != 256) {
+                    throw bad("--key-bits must be 128, 192 or 256");
+                }
+            }
+            o.seed = seed;
+            if (o.blocks > 65536) {
+                throw bad("--blocks at most 65536");
+            }
+            if (o.transformation != null) {
+                String[] p = o.transformation.split("/");
+                if (p.length != 3 || !(p[0].equals("AES") || p[0].equals("Twofish"))) {
+                    throw bad("--transformation must be AES/MODE/PADDING or Twofish/MODE/PADDING");
+                }
+            }
+            return o;
+        }
+
+        private double positive(double v, String opt) {
+            if (!(v > 0)) {
+                throw bad(opt + " must be positive");
+            }
+            return v;
+        }
+
+        private CommandLine.ParameterException bad(String message) {
+            return new CommandLine.ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    /** {@code --class} values: data, key, key-setup. */
+    static final class SecretClassConverter implements CommandLine.ITypeConverter<SecretClass> {
+        @Override
+        public SecretClass convert(String value) {
+            try {
+                return SecretClass.parse(value.trim());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** The command line {@code args} after {@code leakcheck}, run; the exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        Options o;
-        try {
-            o = parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("leakcheck: " + e.getMessage());
-            err.print(USAGE);
-            return 2;
-        }
-        if (o == null) {
-            out.print(USAGE);
-            return 0;
-        }
-        try {
-            return check(o, out, err);
-        } catch (IllegalArgumentException e) {
-            err.println("leakcheck: " + e.getMessage());
-            return 2;
-        } catch (Exception e) {
-            err.println("leakcheck: error: " + e);
-            e.printStackTrace(err);
-            return 1;
-        }
-    }
-
-    /** The options, or null for --help. */
-    static Options parse(String[] args) {
-        Options o = new Options();
-        boolean classesGiven = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--help", "-h" -> {
-                    return null;
-                }
-                case "--quick" -> o.quick = true;
-                case "--verbose", "-v" -> o.verbose = true;
-                case "--no-control" -> o.noControl = true;
-                case "--kernel" -> o.kernels.addAll(Arrays.asList(value(args, ++i, a).split(",")));
-                case "--transformation" -> o.transformation = value(args, ++i, a);
-                case "--class" -> {
-                    if (!classesGiven) {
-                        o.classes.clear();
-                        classesGiven = true;
-                    }
-                    for (String c : value(args, ++i, a).split(",")) {
-                        SecretClass sc = SecretClass.parse(c.trim());
-                        if (!o.classes.contains(sc)) {
-                            o.classes.add(sc);
-                        }
-                    }
-                }
-                case "--seconds" -> o.seconds = positive(Double.parseDouble(number(args, ++i, a)), a);
-                case "--samples" -> o.samples = (long) positive(Long.parseLong(number(args, ++i, a)), a);
-                case "--blocks" -> o.blocks = (int) positive(Integer.parseInt(number(args, ++i, a)), a);
-                case "--batch" -> o.batch = (int) positive(Integer.parseInt(number(args, ++i, a)), a);
-                case "--key-bits" -> {
-                    o.keyBits = Integer.parseInt(number(args, ++i, a));
-                    if (o.keyBits != 128 && o.keyBits != 192 && o.keyBits != 256) {
-                        throw new IllegalArgumentException("--key-bits must be 128, 192 or 256");
-                    }
-                }
-                case "--seed" -> o.seed = Long.parseLong(number(args, ++i, a));
-                default -> throw new IllegalArgumentException("unknown option '" + a + "'");
-            }
-        }
-        if (o.blocks > 65536) {
-            throw new IllegalArgumentException("--blocks at most 65536");
-        }
-        if (o.transformation != null) {
-            String[] p = o.transformation.split("/");
-            if (p.length != 3 || !(p[0].equals("AES") || p[0].equals("Twofish"))) {
-                throw new IllegalArgumentException("--transformation must be AES/MODE/PADDING or Twofish/MODE/PADDING");
-            }
-        }
-        return o;
-    }
-
-    private static String value(String[] args, int i, String opt) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(opt + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static String number(String[] args, int i, String opt) {
-        String v = value(args, i, opt);
-        try {
-            Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(opt + " needs a number, got '" + v + "'");
-        }
-        return v;
-    }
-
-    private static double positive(double v, String opt) {
-        if (!(v > 0)) {
-            throw new IllegalArgumentException(opt + " must be positive");
-        }
-        return v;
+        String[] all = new String[args.length + 1];
+        all[0] = "leakcheck";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return Main.run(out, err, all);
     }
 
     /** A kernel to check and the transformation to check it with. */
