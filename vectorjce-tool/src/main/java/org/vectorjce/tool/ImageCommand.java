@@ -14,9 +14,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.crypto.Cipher;
-import javax.crypto.SecretKey;
-import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -158,7 +156,6 @@ final class ImageCommand {
         if (alg == null) {
             throw new UsageError("--cipher " + cipherSpec + ": the cipher is aes or twofish");
         }
-        String mode = parts[1].toUpperCase(Locale.ROOT);
 
         Path in = Path.of(input), outPath = Path.of(output);
         if (!Files.isRegularFile(in)) {
@@ -171,25 +168,27 @@ final class ImageCommand {
         if (size % sectorSize != 0) {
             throw new UsageError("INPUT is " + size + " bytes: not a whole number of " + sectorSize + "-byte sectors");
         }
-        byte[] key = readKey(keyFile, keyBits);
-        RawKey k = new RawKey(alg, key); // wiped with key in the finally below
-        Cipher c = null;
+        byte[] key = readKey(keyFile, keyBits); // wiped in the finally below
+        VectorJceProvider provider = new VectorJceProvider();
+        SectorCipher c = null;
         try {
-            c = Cipher.getInstance(alg + "/" + mode + "/NoPadding", new VectorJceProvider());
-            int opmode = verb.equals("encrypt") ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
+            boolean encrypt = verb.equals("encrypt");
             long first = skip * 512 / sectorSize;
             try {
-                c.init(opmode, k, new SectorParameterSpec(parts[2].toLowerCase(Locale.ROOT), first, sectorSize, large));
+                c = SectorCipher.of(cipherSpec, key, sectorSize, large, provider);
             } catch (GeneralSecurityException e) {
                 throw new UsageError(e.getMessage() + " (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
+            }
+            if (encrypt && !c.canEncrypt()) {
+                throw new UsageError("XTS key halves K1 and K2 are equal: refused for encryption (allowed for"
+                        + " decryption only) (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
             }
             boolean created = false, done = false;
             try (FileChannel src = FileChannel.open(in, StandardOpenOption.READ);
                  FileChannel dst = FileChannel.open(outPath, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
                          force ? StandardOpenOption.TRUNCATE_EXISTING : StandardOpenOption.CREATE_NEW)) {
                 created = true;
-                copy(threads, c, alg + "/" + mode + "/NoPadding", k, opmode, parts[2].toLowerCase(Locale.ROOT), first,
-                        sectorSize, large, src, dst, size, err);
+                copy(threads, c, key, provider, encrypt, first, large, src, dst, size, err);
                 done = true;
             } catch (FileAlreadyExistsException e) {
                 throw new UsageError("OUTPUT " + output + " exists (--force overwrites it)");
@@ -203,8 +202,10 @@ final class ImageCommand {
         } catch (GeneralSecurityException e) {
             throw new IOException(e);
         } finally {
-            wipe(c, alg, key.length, parts[2].toLowerCase(Locale.ROOT), sectorSize, large);
-            k.destroy();
+            if (c != null) {
+                c.close();
+            }
+            Arrays.fill(key, (byte) 0);
         }
         out.printf("%sed %d bytes (%d sectors of %d bytes) with %s into %s%n", verb, size, size / sectorSize,
                 sectorSize, cipherSpec, output);
@@ -215,59 +216,44 @@ final class ImageCommand {
     private static final int CHUNK = 1 << 20;
 
     /**
-     * The image through the cipher: {@code threads} workers (at most one per chunk), each with its
-     * own {@code transformation} instance ({@code firstCipher}, initialised by the caller, which also
-     * wipes it; the others are made and wiped here) and buffer, take the next 1 MiB chunk in turn,
-     * read it at its offset, run it through one {@code doFinal} with the {@code SectorParameterSpec}
-     * of its first sector and write it at the same offset. The first failure stops the others and is
-     * thrown. A progress line on a terminal, drawn by the calling thread.
+     * The image through the sector cipher: {@code threads} workers (at most one per chunk), each with
+     * its own {@link SectorCipher} ({@code firstCipher}, made and closed by the caller; the others
+     * made from {@code key} and closed here) and buffer, take the next 1 MiB chunk in turn, read it
+     * at its offset, run it through one call from its first sector and write it at the same offset.
+     * The first failure stops the others and is thrown. A progress line on a terminal, drawn by the
+     * calling thread.
      */
-    private static void copy(int threads, Cipher firstCipher, String transformation, RawKey k, int opmode, String gen,
-            long first, int sectorSize, boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
+    private static void copy(int threads, SectorCipher firstCipher, byte[] key, VectorJceProvider provider,
+            boolean encrypt, long first, boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
             throws IOException, GeneralSecurityException {
         int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
-        Cipher[] ciphers = new Cipher[n];
+        SectorCipher[] ciphers = new SectorCipher[n];
         ciphers[0] = firstCipher;
         try {
             for (int i = 1; i < n; i++) {
-                ciphers[i] = Cipher.getInstance(transformation, new VectorJceProvider());
-                ciphers[i].init(opmode, k, new SectorParameterSpec(gen, first, sectorSize, large));
+                ciphers[i] = SectorCipher.of(firstCipher.cipherSpec(), key, firstCipher.sectorSize(), large, provider);
             }
-            run(ciphers, k, opmode, gen, first, sectorSize, large, src, dst, size, err);
+            run(ciphers, encrypt, first, src, dst, size, err);
         } finally {
             for (int i = 1; i < n; i++) {
-                wipe(ciphers[i], k.getAlgorithm(), k.length(), gen, sectorSize, large); // ciphers[0]: the caller's
+                if (ciphers[i] != null) {
+                    ciphers[i].close(); // ciphers[0]: the caller's
+                }
             }
-        }
-    }
-
-    /**
-     * Re-keys {@code c} with an all-zero key of the same length, which overwrites its key schedule
-     * in place (decryption accepts the all-zero key even for XTS, whose halves are then equal).
-     */
-    private static void wipe(Cipher c, String alg, int keyLength, String gen, int sectorSize, boolean large) {
-        if (c == null) {
-            return;
-        }
-        try {
-            c.init(Cipher.DECRYPT_MODE, new RawKey(alg, new byte[keyLength]),
-                    new SectorParameterSpec(gen, 0, sectorSize, large));
-        } catch (GeneralSecurityException | RuntimeException e) {
-            // the schedule goes with the cipher
         }
     }
 
     /** {@link #copy}'s workers over {@code ciphers}, one each. */
-    private static void run(Cipher[] ciphers, RawKey k, int opmode, String gen, long first, int sectorSize,
-            boolean large, FileChannel src, FileChannel dst, long size, PrintStream err)
-            throws IOException, GeneralSecurityException {
+    private static void run(SectorCipher[] ciphers, boolean encrypt, long first, FileChannel src, FileChannel dst,
+            long size, PrintStream err) throws IOException, GeneralSecurityException {
         int n = ciphers.length;
         Progress progress = Progress.forTerminal(err, size);
         AtomicLong next = new AtomicLong(), done = new AtomicLong();
         AtomicReference<Exception> failure = new AtomicReference<>();
         Thread[] workers = new Thread[n];
         for (int i = 0; i < n; i++) {
-            Cipher c = ciphers[i];
+            SectorCipher c = ciphers[i];
+            int sectorSize = c.sectorSize();
             workers[i] = new Thread(() -> {
                 byte[] buf = new byte[(int) Math.min(CHUNK, Math.max(size, 1))];
                 try {
@@ -279,15 +265,18 @@ final class ImageCommand {
                                 throw new IOException("INPUT ended early at byte " + (at + b.position()));
                             }
                         }
-                        c.init(opmode, k, new SectorParameterSpec(gen, first + at / sectorSize, sectorSize, large));
-                        c.doFinal(buf, 0, len, buf, 0);
+                        if (encrypt) {
+                            c.encrypt(first + at / sectorSize, buf, 0, len);
+                        } else {
+                            c.decrypt(first + at / sectorSize, buf, 0, len);
+                        }
                         b = ByteBuffer.wrap(buf, 0, len);
                         while (b.hasRemaining()) {
                             dst.write(b, at + b.position());
                         }
                         done.addAndGet(len);
                     }
-                } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     failure.compareAndSet(null, e);
                 } finally {
                     Arrays.fill(buf, (byte) 0);
@@ -308,8 +297,6 @@ final class ImageCommand {
         Exception e = failure.get();
         if (e instanceof IOException io) {
             throw io;
-        } else if (e instanceof GeneralSecurityException g) {
-            throw g;
         } else if (e instanceof RuntimeException r) {
             throw r;
         }
@@ -393,48 +380,4 @@ final class ImageCommand {
         }
     }
 
-    /**
-     * The image's key over the array it is given, wiped by {@link #destroy} (a
-     * {@code SecretKeySpec} keeps a private copy, and on Java 17 its {@code destroy()} throws).
-     * The cipher sees it through {@link #getEncoded}, as any caller's key.
-     */
-    static final class RawKey implements SecretKey {
-        private static final long serialVersionUID = 1L;
-        private final String algorithm;
-        private final transient byte[] bytes;
-
-        RawKey(String algorithm, byte[] bytes) {
-            this.algorithm = algorithm;
-            this.bytes = bytes;
-        }
-
-        int length() {
-            return bytes.length;
-        }
-
-        @Override
-        public String getAlgorithm() {
-            return algorithm;
-        }
-
-        @Override
-        public String getFormat() {
-            return "RAW";
-        }
-
-        @Override
-        public byte[] getEncoded() {
-            return bytes.clone();
-        }
-
-        @Override
-        public void destroy() {
-            Arrays.fill(bytes, (byte) 0);
-        }
-
-        @Override
-        public String toString() {
-            return algorithm + " key, " + bytes.length * 8 + " bits";
-        }
-    }
 }
