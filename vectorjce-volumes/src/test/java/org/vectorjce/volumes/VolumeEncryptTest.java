@@ -122,7 +122,7 @@ class VolumeEncryptTest {
         assertTrue(r.err().contains("refusing to encrypt it into itself"), r.err());
         r = VolumeMainAccess.run("PW q\n", "encrypt", in.toString());
         assertEquals(1, r.rc());
-        assertEquals("usage: volume encrypt IN IMAGE\n", r.err());
+        assertEquals("Missing required parameter: 'IMAGE' (see 'volume encrypt --help')\n", r.err());
         assertArrayEquals(before, Files.readAllBytes(img));
         // an empty IN writes nothing and succeeds
         Files.write(in, new byte[0]);
