@@ -8,20 +8,18 @@ import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 
-import javax.crypto.Cipher;
-
-import org.vectorjce.SectorParameterSpec;
+import org.vectorjce.SectorCipher;
+import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
-import org.vectorjce.volumes.internal.RawKey;
 import org.vectorjce.volumes.internal.SectorPayload;
 
 /**
  * The plaintext of a TrueCrypt/VeraCrypt volume, read-only: bytes {@code [offset, offset + size)}
  * of the image in 512-byte data units, decrypted by the chain's ciphers from the last to the first
  * (the order dm-crypt's stacked devices take when cryptsetup maps a cascade). Each cipher is the
- * provider's multi-sector path: {@code AES|Twofish/XTS/NoPadding} with a
- * {@link SectorParameterSpec} {@code plain64} (data unit {@code ivOffset + i}, as
- * {@code TCRYPT_get_iv_offset} gives it), or {@code /LRW/} with {@code benbi} for TrueCrypt 4.x.
+ * provider's sector API ({@link SectorCipher}, no {@code Cipher.init} per run):
+ * {@code aes|twofish-xts-plain64} (data unit {@code ivOffset + i}, as {@code TCRYPT_get_iv_offset}
+ * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x.
  * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
  * goes through each cipher whole before the next. Writes and truncation throw
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
@@ -32,9 +30,7 @@ final class TcryptPayload extends SectorPayload {
 
     private final SeekableByteChannel image;
     private final long offset, ivOffset;
-    private final String ivGenerator;
-    private final Cipher[] ciphers;   // the chain's order: decrypted from the last
-    private final RawKey[] keys;
+    private final SectorCipher[] ciphers;   // the chain's order: decrypted from the last
 
     TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
             java.security.Provider provider) throws UnsupportedVolumeException {
@@ -48,18 +44,22 @@ final class TcryptPayload extends SectorPayload {
             default -> throw new UnsupportedVolumeException("Cipher mode " + chain.mode().cryptsetupName
                     + " has no payload reader");
         };
-        this.ivGenerator = chain.mode() == Chain.Mode.XTS ? "plain64" : "benbi";
+        String ivGenerator = chain.mode() == Chain.Mode.XTS ? "plain64" : "benbi";
+        if (!(provider instanceof VectorJceProvider vp)) {
+            throw new UnsupportedVolumeException(chain + ": the provider " + provider.getName() + " has no sector API");
+        }
         int n = chain.parts().size();
-        ciphers = new Cipher[n];
-        keys = new RawKey[n];
+        ciphers = new SectorCipher[n];
         try {
             for (int i = 0; i < n; i++) {
-                String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
+                String alg = chain.parts().get(i).cipher().equals("aes") ? "aes" : "twofish";
                 byte[] k = chain.partKey(i, keyArea);
-                keys[i] = new RawKey(alg, k);
-                Arrays.fill(k, (byte) 0);
-                ciphers[i] = Cipher.getInstance(alg + "/" + mode + "/NoPadding", provider);
-                ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset, UNIT));
+                try {
+                    ciphers[i] = SectorCipher.of(alg + "-" + mode.toLowerCase(java.util.Locale.ROOT) + "-" + ivGenerator,
+                            k, UNIT, false, vp);
+                } finally {
+                    Arrays.fill(k, (byte) 0);
+                }
             }
         } catch (GeneralSecurityException e) {
             wipe();
@@ -72,8 +72,7 @@ final class TcryptPayload extends SectorPayload {
     @Override
     protected void decrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
         for (int i = ciphers.length - 1; i >= 0; i--) {
-            ciphers[i].init(Cipher.DECRYPT_MODE, keys[i], new SectorParameterSpec(ivGenerator, ivOffset + unit, UNIT));
-            ciphers[i].doFinal(b, off, len, b, off);
+            ciphers[i].decrypt(ivOffset + unit, b, off, len);
         }
     }
 
@@ -102,19 +101,10 @@ final class TcryptPayload extends SectorPayload {
 
     @Override
     protected void wipe() {
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] == null) {
-                continue;
+        for (SectorCipher c : ciphers) {
+            if (c != null) {
+                c.close(); // wipes the key schedules
             }
-            if (ciphers[i] != null) {
-                try { // re-key with zeros to overwrite the schedule
-                    ciphers[i].init(Cipher.DECRYPT_MODE, new RawKey(keys[i].getAlgorithm(),
-                            new byte[keys[i].length()]), new SectorParameterSpec(ivGenerator, 0, UNIT));
-                } catch (GeneralSecurityException e) {
-                    // the schedule goes with the cipher
-                }
-            }
-            keys[i].destroy();
         }
     }
 }
