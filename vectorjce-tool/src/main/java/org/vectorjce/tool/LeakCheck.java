@@ -736,7 +736,7 @@ final class LeakCheck {
      * Only the bytes differ, not the work, the access pattern, or what is left in the caches for
      * the timed calls. Copying one fixed message into {@code in} for the fixed class instead
      * leaves more of {@code in} in L1, which the constant-time control shows as leak evidence
-     * (bench/results/2026-11-30-2235-leakcheck-notes.md, input preparation).
+     * (docs/constant-time.md, how inputs are prepared).
      */
     static final class Inputs {
         byte[] in = new byte[0];
@@ -826,7 +826,7 @@ final class LeakCheck {
      * random key, then timed encrypting one fixed random message {@code batch} times. The same
      * cipher object serves both classes: with a pool of ciphers per class, the two pools' different
      * places in memory alone show as leak evidence on aes-jdk, whose block function does not look
-     * at the key bytes beyond AES-NI instructions (bench/results/2026-11-30-2235-leakcheck-notes.md).
+     * at the key bytes beyond AES-NI instructions (docs/constant-time.md).
      */
     static final class KeyTarget extends CipherTarget {
         private final Cipher c;
