@@ -5,6 +5,7 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.util.Arrays;
 import java.util.Locale;
+import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.sector.IvGenerator;
 import org.vectorjce.internal.sector.SectorEngine;
 
@@ -169,28 +170,11 @@ public final class SectorCipher implements AutoCloseable {
         return new String[] {alg, mode, iv};
     }
 
-    /** The key lengths a mode takes, in bytes. */
-    static int[] keyLengths(String mode) {
-        return switch (mode) {
-            case "XTS" -> new int[] {32, 48, 64};
-            case "LRW" -> new int[] {32, 40, 48};
-            default -> new int[] {16, 24, 32};
-        };
-    }
-
     private static void checkKeyLength(String algorithm, String mode, int len) throws InvalidKeyException {
-        for (int a : keyLengths(mode)) {
-            if (a == len) {
-                return;
-            }
+        String problem = Mode.keyLengthProblem(algorithm, mode, len);
+        if (problem != null) {
+            throw new InvalidKeyException(problem);
         }
-        String layout = switch (mode) {
-            case "XTS" -> " (K1 ‖ K2, two equal-size " + algorithm + " keys)";
-            case "LRW" -> " (" + algorithm + " key ‖ 16-byte tweak key)";
-            default -> "";
-        };
-        throw new InvalidKeyException("Invalid " + algorithm + "/" + mode + " key length: " + len + " bytes; allowed: "
-                + Arrays.toString(keyLengths(mode)).replace("[", "").replace("]", "") + " bytes" + layout);
     }
 
     /**

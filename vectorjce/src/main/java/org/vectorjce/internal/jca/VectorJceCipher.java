@@ -434,28 +434,11 @@ public final class VectorJceCipher extends CipherSpi {
     }
 
     /** Allowed total key lengths in bytes for the current mode. */
-    private int[] allowedKeyLengths() {
-        return switch (modeId) {
-            case XTS -> new int[] {32, 48, 64};
-            case LRW -> new int[] {32, 40, 48};
-            default -> new int[] {16, 24, 32};
-        };
-    }
-
     private void checkKeyLength(int len) throws InvalidKeyException {
-        for (int a : allowedKeyLengths()) {
-            if (a == len) {
-                return;
-            }
+        String problem = Mode.keyLengthProblem(algorithm, modeId.name(), len);
+        if (problem != null) {
+            throw new InvalidKeyException(problem);
         }
-        String layout = switch (modeId) {
-            case XTS -> " (K1 ‖ K2, two equal-size " + algorithm + " keys)";
-            case LRW -> " (" + algorithm + " key ‖ 16-byte tweak key)";
-            default -> "";
-        };
-        throw new InvalidKeyException("Invalid " + algorithm + "/" + modeId + " key length: " + len
-                + " bytes; allowed: " + Arrays.toString(allowedKeyLengths()).replace("[", "").replace("]", "")
-                + " bytes" + layout);
     }
 
     private byte[] checkIv(byte[] ivBytes, boolean enc, SecureRandom random, boolean paramsGiven)

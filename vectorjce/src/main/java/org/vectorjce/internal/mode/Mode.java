@@ -102,6 +102,36 @@ public abstract class Mode {
         return kernel.rekey(key);
     }
 
+    /** The key lengths mode {@code name} (ECB, CBC, CTR, XTS, LRW) takes, in bytes, in its layout. */
+    public static int[] keyLengths(String name) {
+        return switch (name) {
+            case "XTS" -> new int[] {32, 48, 64};
+            case "LRW" -> new int[] {32, 40, 48};
+            default -> new int[] {16, 24, 32};
+        };
+    }
+
+    /**
+     * Why {@code len} bytes is not a key of {@code algorithm} in mode {@code name}, naming the
+     * lengths and the layout it takes; null when it is one. The JCA layer and the sector API both
+     * report it.
+     */
+    public static String keyLengthProblem(String algorithm, String name, int len) {
+        int[] allowed = keyLengths(name);
+        for (int a : allowed) {
+            if (a == len) {
+                return null;
+            }
+        }
+        String layout = switch (name) {
+            case "XTS" -> " (K1 ‖ K2, two equal-size " + algorithm + " keys)";
+            case "LRW" -> " (" + algorithm + " key ‖ 16-byte tweak key)";
+            default -> "";
+        };
+        return "Invalid " + algorithm + "/" + name + " key length: " + len + " bytes; allowed: "
+                + Arrays.toString(allowed).replace("[", "").replace("]", "") + " bytes" + layout;
+    }
+
     /** (Re)starts a message: after init and after every doFinal. {@code iv} is null for ECB. */
     public abstract void start(boolean encrypt, byte[] iv);
 
