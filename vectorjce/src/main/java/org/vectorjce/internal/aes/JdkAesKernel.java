@@ -1,6 +1,6 @@
 package org.vectorjce.internal.aes;
 
-import org.vectorjce.internal.jca.RawKey;
+import org.vectorjce.internal.key.RawKey;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.Platform;
 import java.security.GeneralSecurityException;

@@ -1,4 +1,4 @@
-package org.vectorjce.internal.jca;
+package org.vectorjce.internal.key;
 
 import java.util.Arrays;
 import javax.crypto.SecretKey;
