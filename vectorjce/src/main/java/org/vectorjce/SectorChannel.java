@@ -115,10 +115,10 @@ public final class SectorChannel implements SeekableByteChannel {
         } finally {
             Arrays.fill(k, (byte) 0);
         }
-        if (!c.canEncrypt()) {
+        String refusal = c.encryptionRefusal();
+        if (refusal != null) {
             c.close();
-            throw new java.security.InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
-                    + " (allowed for decryption only), and a SectorChannel writes");
+            throw new java.security.InvalidKeyException(refusal + ", and a SectorChannel writes");
         }
         return new SectorChannel(image, c, firstSector, ivLargeSectors);
     }

@@ -5,7 +5,7 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.util.Arrays;
 import java.util.Locale;
-import org.vectorjce.internal.mode.Mode;
+import org.vectorjce.internal.mode.ModeRules;
 import org.vectorjce.internal.sector.IvGenerator;
 import org.vectorjce.internal.sector.SectorEngine;
 
@@ -171,7 +171,7 @@ public final class SectorCipher implements AutoCloseable {
     }
 
     private static void checkKeyLength(String algorithm, String mode, int len) throws InvalidKeyException {
-        String problem = Mode.keyLengthProblem(algorithm, mode, len);
+        String problem = ModeRules.of(mode).keyLengthProblem(algorithm, len);
         if (problem != null) {
             throw new InvalidKeyException(problem);
         }
@@ -316,9 +316,8 @@ public final class SectorCipher implements AutoCloseable {
         if (!open) {
             throw new IllegalStateException("The sector cipher is closed");
         }
-        if (encrypt && engine.halvesEqual()) {
-            throw new IllegalStateException("XTS key halves K1 and K2 are equal: refused for encryption"
-                    + " (allowed for decryption only)");
+        if (encrypt && engine.encryptionRefusal() != null) {
+            throw new IllegalStateException(engine.encryptionRefusal());
         }
     }
 
@@ -329,12 +328,13 @@ public final class SectorCipher implements AutoCloseable {
     }
 
     /**
-     * Whether {@code encrypt} works with this key.
+     * Why {@code encrypt} refuses this key, though {@code decrypt} works with it; null when it
+     * does not.
      *
-     * @return false for an XTS key with equal halves (decryption only)
+     * @return for an XTS key with equal halves, a message saying so; otherwise null
      */
-    public boolean canEncrypt() {
-        return !engine.halvesEqual();
+    public String encryptionRefusal() {
+        return engine.encryptionRefusal();
     }
 
     /**

@@ -178,9 +178,8 @@ final class ImageCommand {
             } catch (GeneralSecurityException e) {
                 throw new UsageError(e.getMessage() + " (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
             }
-            if (encrypt && !c.canEncrypt()) {
-                throw new UsageError("XTS key halves K1 and K2 are equal: refused for encryption (allowed for"
-                        + " decryption only) (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
+            if (encrypt && c.encryptionRefusal() != null) {
+                throw new UsageError(c.encryptionRefusal() + " (" + cipherSpec + ", " + key.length * 8 + "-bit key)");
             }
             boolean created = false, done = false;
             try (FileChannel src = FileChannel.open(in, StandardOpenOption.READ);

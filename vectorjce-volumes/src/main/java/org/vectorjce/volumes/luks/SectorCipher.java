@@ -126,7 +126,7 @@ final class SectorCipher {
         }
         try {
             org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, p);
-            if (opmode == Cipher.ENCRYPT_MODE && !c.canEncrypt()) {
+            if (opmode == Cipher.ENCRYPT_MODE && c.encryptionRefusal() != null) {
                 c.close(); // XTS with equal key halves: decryption only
                 throw new InvalidKeyException("equal XTS key halves");
             }
@@ -168,8 +168,8 @@ final class SectorCipher {
                 throw new IllegalArgumentException(len + " bytes: not whole sectors");
             }
             if (encrypt) {
-                if (!cipher.canEncrypt()) {
-                    throw new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption");
+                if (cipher.encryptionRefusal() != null) {
+                    throw new InvalidKeyException(cipher.encryptionRefusal());
                 }
                 cipher.encrypt(firstSector + sector, buf, off, len);
             } else {

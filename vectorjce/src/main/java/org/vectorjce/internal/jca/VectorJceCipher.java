@@ -27,20 +27,21 @@ import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.ModeArithmetic;
 import org.vectorjce.internal.mode.ModeArithmetics;
-import org.vectorjce.internal.mode.XtsMode;
+import org.vectorjce.internal.mode.ModeRules;
 import org.vectorjce.internal.sector.IvGenerator;
 import org.vectorjce.internal.sector.SectorProcessor;
 
 /**
- * The one generic {@code CipherSpi} of the provider (layer 1): key and parameter checks, update
- * buffering, PKCS#5 padding and the JCA exceptions, for every algorithm × mode, so the JCA contract
- * is written once. Everything below it trusts its arguments (modes, kernels, and the
- * {@link SectorProcessor} that runs a {@link SectorParameterSpec}'s many sectors per call); every
- * check is here.
+ * The one generic {@code CipherSpi} of the provider (layer 1): the JCA contract's checks of keys,
+ * parameters and ranges and the JCA exceptions, for every algorithm × mode, so the contract is
+ * written once. A message's buffering and padding are {@link CipherCore}'s; what a mode demands
+ * (IV, key layout, lengths) its {@link ModeRules} say, so nothing here branches on the mode.
+ * Everything below trusts its arguments (modes, kernels, and the {@link SectorProcessor} that runs
+ * a {@link SectorParameterSpec}'s many sectors per call).
  *
  * <p>Semantics follow SunJCE: {@code update} in any pieces gives the bytes of one {@code doFinal};
  * after {@code doFinal} the cipher is back in the state right after {@code init} (same key and IV);
@@ -49,9 +50,6 @@ import org.vectorjce.internal.sector.SectorProcessor;
  */
 public final class VectorJceCipher extends CipherSpi {
 
-    /** Modes this SPI implements, as listed in the provider's {@code SupportedModes}. */
-    public enum ModeId { ECB, CBC, CTR, LRW, XTS }
-
     private static final int BLOCK = BlockKernel.BLOCK;
 
     private final String algorithm;
@@ -59,8 +57,10 @@ public final class VectorJceCipher extends CipherSpi {
     private final java.security.Provider provider;
     /** That provider's settings: the kernel, the constant-time policy, the mode arithmetic. */
     private final Settings settings;
-    private ModeId modeId = ModeId.ECB;
+    private ModeRules rules = ModeRules.of("ECB");
     private boolean padding = true; // "AES" alone means AES/ECB/PKCS5Padding, as in SunJCE
+    /** The current message's buffering and padding: made at the first init, when mode and padding are fixed. */
+    private CipherCore core;
 
     private Mode mode;
     /** What {@link #mode}'s key schedule was built from, so re-init with the same key reuses it. */
@@ -71,21 +71,8 @@ public final class VectorJceCipher extends CipherSpi {
      * (immutable), its bytes need not be copied and compared again.
      */
     private Key lastKey;
-    /** XTS: the current key's halves are equal (decryption only). */
-    private boolean xtsHalvesEqual;
-    private boolean encrypt;
-    /** The IV of the current message (valid when {@link #ivSet}); one array, reused by every init. */
-    private final byte[] iv = new byte[BLOCK];
-    private boolean ivSet;
-    /** Input bytes not yet processed: a partial block, or blocks held back (padding, XTS). */
-    private final byte[] buf = new byte[2 * BLOCK];
-    /** Output of the last 16..31 bytes (XTS) or of the padded last block, before it is copied out. */
-    private final byte[] tail = new byte[2 * BLOCK];
-    private int buffered;
-    /** XTS: bytes of the current data unit already processed. */
-    private long unitBytes;
-    /** XTS: the data unit passed 2^20 blocks; doFinal then fails. */
-    private boolean unitTooLong;
+    /** Why the current key may not encrypt in this mode (XTS: equal halves); null when it may. */
+    private String encryptRefusal;
 
     /**
      * @param algorithm {@code AES} or {@code Twofish}
@@ -102,12 +89,12 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected void engineSetMode(String m) throws NoSuchAlgorithmException {
-        try {
-            modeId = ModeId.valueOf(m.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
+        ModeRules r = ModeRules.of(m.toUpperCase(Locale.ROOT));
+        if (r == null) {
             throw new NoSuchAlgorithmException("Unsupported mode " + m + "; supported: ECB, CBC, CTR, LRW, XTS");
         }
-        if (modeId != ModeId.ECB && modeId != ModeId.CBC) {
+        rules = r;
+        if (!r.takesPadding()) {
             padding = false;
         }
     }
@@ -117,8 +104,8 @@ public final class VectorJceCipher extends CipherSpi {
         if (p.equalsIgnoreCase("NoPadding")) {
             padding = false;
         } else if (p.equalsIgnoreCase("PKCS5Padding") || p.equalsIgnoreCase("PKCS7Padding")) {
-            if (modeId != ModeId.ECB && modeId != ModeId.CBC) {
-                throw new NoSuchPaddingException(modeId + " mode supports only NoPadding");
+            if (!rules.takesPadding()) {
+                throw new NoSuchPaddingException(rules.name() + " mode supports only NoPadding");
             }
             padding = true;
         } else {
@@ -133,7 +120,7 @@ public final class VectorJceCipher extends CipherSpi {
 
     @Override
     protected byte[] engineGetIV() {
-        return ivSet ? iv.clone() : null;
+        return core == null ? null : core.iv();
     }
 
     @Override
@@ -141,10 +128,8 @@ public final class VectorJceCipher extends CipherSpi {
         if (inSectors()) {
             return IvParameters.of(algorithm, sectors.spec(), provider);
         }
-        if (!ivSet) {
-            return null;
-        }
-        return IvParameters.of(algorithm, iv.clone(), provider);
+        byte[] current = core == null ? null : core.iv();
+        return current == null ? null : IvParameters.of(algorithm, current, provider);
     }
 
     @Override
@@ -182,7 +167,7 @@ public final class VectorJceCipher extends CipherSpi {
         if (params != null) {
             if (!(params instanceof IvParameterSpec ivSpec)) {
                 throw new InvalidAlgorithmParameterException("Wrong parameter type: "
-                        + params.getClass().getName() + "; " + modeId + " takes an IvParameterSpec"
+                        + params.getClass().getName() + "; " + rules.name() + " takes an IvParameterSpec"
                         + (sectorCapable() ? " or a SectorParameterSpec" : ""));
             }
             ivBytes = ivSpec.getIV();
@@ -225,10 +210,10 @@ public final class VectorJceCipher extends CipherSpi {
             // with the same kernel: the sector-by-sector pattern. Only the IV changes; no key copy
             // is made or compared.
             byte[] newIv = checkIv(ivBytes, enc, random, paramsGiven);
-            if (enc && modeId == ModeId.XTS && xtsHalvesEqual) {
-                throw xtsEqualHalves();
+            if (enc && encryptRefusal != null) {
+                throw new InvalidKeyException(encryptRefusal);
             }
-            start(enc, newIv);
+            core.start(mode, enc, newIv);
             return;
         }
         byte[] k = encodedKey(key);
@@ -236,11 +221,9 @@ public final class VectorJceCipher extends CipherSpi {
             // IV first, so no key schedule is built for a call that fails.
             byte[] newIv = checkIv(ivBytes, enc, random, paramsGiven);
             checkKeyLength(k.length);
-            boolean halvesEqual = modeId == ModeId.XTS
-                    && ModeArithmetic.constantTimeEqual(k, 0, k, k.length / 2, k.length / 2);
-            if (enc && halvesEqual) {
-                // IEEE 1619-2018 §5.1 / FIPS: K1 == K2 is refused for encryption.
-                throw xtsEqualHalves();
+            String refusal = rules.encryptionKeyProblem(k);
+            if (enc && refusal != null) {
+                throw new InvalidKeyException(refusal);
             }
             boolean sameLength = keyCopy != null && keyCopy.length == k.length;
             if (mode != null && keyFactory == factory && sameLength
@@ -252,7 +235,7 @@ public final class VectorJceCipher extends CipherSpi {
                 // keeps its buffers, tables and the kernel's SunJCE ciphers or native memory.
                 System.arraycopy(k, 0, keyCopy, 0, k.length);
             } else {
-                Mode m = Mode.create(modeId.name(), k, factory, ModeArithmetics.forSetting(settings.arithmetic()));
+                Mode m = rules.create(k, factory, ModeArithmetics.forSetting(settings.arithmetic()));
                 if (mode != null) {
                     mode.destroy(); // re-key: wipe the old schedule
                 }
@@ -263,9 +246,12 @@ public final class VectorJceCipher extends CipherSpi {
                 }
                 keyCopy = k.clone();
             }
-            xtsHalvesEqual = halvesEqual;
+            encryptRefusal = refusal;
             lastKey = key;
-            start(enc, newIv);
+            if (core == null) {
+                core = new CipherCore(rules, padding);
+            }
+            core.start(mode, enc, newIv);
         } finally {
             Arrays.fill(k, (byte) 0);
         }
@@ -284,11 +270,11 @@ public final class VectorJceCipher extends CipherSpi {
     }
 
     private boolean sectorCapable() {
-        return modeId == ModeId.XTS || modeId == ModeId.LRW || (modeId == ModeId.CBC && !padding);
+        return rules.takesSectors() && !padding;
     }
 
     private String transformation() {
-        return algorithm + "/" + modeId + "/" + (padding ? "PKCS5Padding" : "NoPadding");
+        return algorithm + "/" + rules.name() + "/" + (padding ? "PKCS5Padding" : "NoPadding");
     }
 
     /** init with a {@link SectorParameterSpec}: checks it, keys the mode as usual, sets up the IVs. */
@@ -302,7 +288,7 @@ public final class VectorJceCipher extends CipherSpi {
         if (size != 512 && size != 1024 && size != 2048 && size != 4096) {
             throw new InvalidAlgorithmParameterException("Bad sector size " + size + ": 512, 1024, 2048 or 4096 bytes");
         }
-        String[] allowed = IvGenerator.allowed(modeId.name());
+        String[] allowed = IvGenerator.allowed(rules.name());
         if (!Arrays.asList(allowed).contains(spec.getIvGenerator())) {
             throw new InvalidAlgorithmParameterException("IV generator '" + spec.getIvGenerator() + "' is not one "
                     + transformation() + " takes with a SectorParameterSpec: " + String.join(", ", allowed));
@@ -336,7 +322,7 @@ public final class VectorJceCipher extends CipherSpi {
                 gen = IvGenerator.create(name, null, keyFactory);
             }
         }
-        ivSet = false; // no single IV: getIV() is null, getParameters() holds the spec
+        core.clearIv(); // no single IV: getIV() is null, getParameters() holds the spec
         if (sectors == null) {
             sectors = new SectorProcessor();
         }
@@ -354,21 +340,11 @@ public final class VectorJceCipher extends CipherSpi {
 
     /** update under a SectorParameterSpec: whole sectors out, a partial one kept. Output checked. */
     private int sectorUpdate(byte[] in, int inOff, int len, byte[] out, int outOff) {
-        if (needsInputCopy(in, inOff, len, out, outOff, sectors.outputLength(len), sectors.buffered())) {
+        if (CipherCore.needsInputCopy(in, inOff, len, out, outOff, sectors.outputLength(len), sectors.buffered())) {
             in = Arrays.copyOfRange(in, inOff, inOff + len);
             inOff = 0;
         }
         return sectors.update(mode, in, inOff, len, out, outOff);
-    }
-
-    /**
-     * Same array, overlapping ranges, and output ({@code produce} bytes) not exactly aligned with
-     * the input it comes from ({@code buffered} bytes are held back): the input must be copied so
-     * no byte is overwritten before it is read.
-     */
-    private static boolean needsInputCopy(byte[] in, int inOff, int len, byte[] out, int outOff, int produce,
-            int buffered) {
-        return in == out && inOff < outOff + produce && outOff < inOff + len && (inOff != outOff || buffered != 0);
     }
 
     private int sectorDoFinal(byte[] in, int inOff, int len, byte[] out, int outOff)
@@ -385,28 +361,11 @@ public final class VectorJceCipher extends CipherSpi {
                     + total + " bytes" + (held > 0 ? " (" + held + " buffered)" : "")
                     + "; nothing was processed");
         }
-        checkOutput(out, outOff, (int) total);
+        CipherCore.checkOutput(out, outOff, (int) total);
         int n = sectorUpdate(in, inOff, len, out, outOff);
         sectors.restart();
         return n;
     }
-    private void start(boolean enc, byte[] newIv) {
-        encrypt = enc;
-        if (newIv == null) {
-            ivSet = false;
-        } else {
-            System.arraycopy(newIv, 0, iv, 0, BLOCK);
-            ivSet = true;
-        }
-        mode.start(enc, ivSet ? iv : null);
-        resetBuffer();
-    }
-
-    private static InvalidKeyException xtsEqualHalves() {
-        return new InvalidKeyException("XTS key halves K1 and K2 are equal: refused for encryption"
-                + " (allowed for decryption only)");
-    }
-
     private byte[] encodedKey(Key key) throws InvalidKeyException {
         if (key == null) {
             throw new InvalidKeyException("No key given");
@@ -435,7 +394,7 @@ public final class VectorJceCipher extends CipherSpi {
 
     /** Allowed total key lengths in bytes for the current mode. */
     private void checkKeyLength(int len) throws InvalidKeyException {
-        String problem = Mode.keyLengthProblem(algorithm, modeId.name(), len);
+        String problem = rules.keyLengthProblem(algorithm, len);
         if (problem != null) {
             throw new InvalidKeyException(problem);
         }
@@ -443,30 +402,25 @@ public final class VectorJceCipher extends CipherSpi {
 
     private byte[] checkIv(byte[] ivBytes, boolean enc, SecureRandom random, boolean paramsGiven)
             throws InvalidAlgorithmParameterException {
-        if (modeId == ModeId.ECB) {
+        if (!rules.takesIv()) {
             if (ivBytes != null) {
-                throw new InvalidAlgorithmParameterException("ECB mode does not use an IV");
+                throw new InvalidAlgorithmParameterException(rules.name() + " mode does not use an IV");
             }
             return null;
         }
         if (ivBytes == null) {
-            if (enc && (modeId == ModeId.CBC || modeId == ModeId.CTR)) {
+            if (enc && rules.randomIvForEncryption()) {
                 byte[] fresh = new byte[BLOCK];
                 (random != null ? random : new SecureRandom()).nextBytes(fresh);
                 return fresh;
             }
-            String what = switch (modeId) {
-                case XTS -> "XTS needs the 16-byte tweak (e.g. the sector number, little-endian) as IV";
-                case LRW -> "LRW needs the 16-byte big-endian block index as IV";
-                default -> modeId + " decryption needs the 16-byte IV used for encryption";
-            };
-            throw new InvalidAlgorithmParameterException("Parameters missing: " + what);
+            throw new InvalidAlgorithmParameterException("Parameters missing: " + rules.missingIv(enc));
         }
         if (ivBytes.length != BLOCK) {
-            throw new InvalidAlgorithmParameterException("Wrong IV length: " + modeId + " needs 16 bytes, got "
+            throw new InvalidAlgorithmParameterException("Wrong IV length: " + rules.name() + " needs 16 bytes, got "
                     + ivBytes.length);
         }
-        return ivBytes; // a copy already (IvParameterSpec.getIV), copied into iv by start
+        return ivBytes; // a copy already (IvParameterSpec.getIV), copied by CipherCore.start
     }
 
     /** The kernel factory key set-up uses under the provider's settings. */
@@ -480,47 +434,12 @@ public final class VectorJceCipher extends CipherSpi {
 
     // ---------------------------------------------------------------- sizes
 
-    /** Bytes an update of {@code len} more input bytes writes now. */
-    private int updateOutputLength(int len) {
-        return processableLength(len, false);
-    }
-
-    /**
-     * Bytes of buffered + {@code len} input that can go through the mode now; {@code last} when
-     * no more input follows (doFinal): XTS then holds back only a stealing tail.
-     */
-    private int processableLength(int len, boolean last) {
-        long n = (long) buffered + len;
-        if (modeId == ModeId.CTR) {
-            return (int) Math.min(n, Integer.MAX_VALUE);
-        }
-        long keep;
-        if (modeId == ModeId.XTS) {
-            // Hold back the last full block and any partial one (16..31 bytes) for ciphertext stealing.
-            if (last) {
-                keep = n % BLOCK == 0 ? 0 : BLOCK + n % BLOCK; // the stealing pair only
-            } else {
-                keep = n < 2 * BLOCK ? n : BLOCK + n % BLOCK;
-            }
-        } else if (padding && !encrypt) {
-            // Hold back the last block: it carries the padding.
-            keep = n % BLOCK == 0 ? Math.min(n, BLOCK) : n % BLOCK;
-        } else {
-            keep = n % BLOCK;
-        }
-        return (int) (n - keep);
-    }
-
     @Override
     protected int engineGetOutputSize(int inputLen) {
         if (inSectors()) {
             return (int) Math.min((long) sectors.buffered() + Math.max(inputLen, 0), Integer.MAX_VALUE);
         }
-        long n = (long) buffered + Math.max(inputLen, 0);
-        if (padding && encrypt) {
-            n = (n / BLOCK + 1) * BLOCK;
-        }
-        return (int) Math.min(n, Integer.MAX_VALUE);
+        return core == null ? Math.max(inputLen, 0) : core.outputSize(inputLen);
     }
 
     // ---------------------------------------------------------------- update
@@ -541,19 +460,6 @@ public final class VectorJceCipher extends CipherSpi {
         }
     }
 
-    private static void checkOutput(byte[] out, int outOff, int needed) throws ShortBufferException {
-        if (out == null) {
-            throw new IllegalArgumentException("Output buffer is null");
-        }
-        if (outOff < 0 || outOff > out.length) {
-            throw new IllegalArgumentException("Bad output offset " + outOff + " for array length " + out.length);
-        }
-        if (out.length - outOff < needed) {
-            throw new ShortBufferException("Output buffer too short: " + needed + " bytes needed, "
-                    + (out.length - outOff) + " available");
-        }
-    }
-
     @Override
     protected byte[] engineUpdate(byte[] in, int inOff, int len) {
         checkInit();
@@ -567,8 +473,8 @@ public final class VectorJceCipher extends CipherSpi {
             sectorUpdate(in, inOff, len, out, 0);
             return out;
         }
-        byte[] out = new byte[updateOutputLength(len)];
-        int n = update(in, inOff, len, out, 0);
+        byte[] out = new byte[core.updateOutputLength(len)];
+        int n = core.update(in, inOff, len, out, 0);
         return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
@@ -581,76 +487,11 @@ public final class VectorJceCipher extends CipherSpi {
         }
         checkRange(in, inOff, len, "Input");
         if (inSectors()) {
-            checkOutput(out, outOff, sectors.outputLength(len));
+            CipherCore.checkOutput(out, outOff, sectors.outputLength(len));
             return sectorUpdate(in, inOff, len, out, outOff);
         }
-        checkOutput(out, outOff, updateOutputLength(len));
-        return update(in, inOff, len, out, outOff);
-    }
-
-    /** Processes what can be processed now; the caller checked the output space. */
-    private int update(byte[] in, int inOff, int len, byte[] out, int outOff) {
-        return update(in, inOff, len, out, outOff, false);
-    }
-
-    private int update(byte[] in, int inOff, int len, byte[] out, int outOff, boolean last) {
-        int p = processableLength(len, last);
-        // The mode's last call of the message: doFinal without padding takes everything here
-        // (the lengths were checked); XTS may still steal, padded modes have a block to go.
-        boolean finalCall = last && !padding && modeId != ModeId.XTS;
-        if (modeId == ModeId.XTS && !last) { // doFinal checked the whole unit's length already
-            unitBytes += p;
-            if (unitBytes + BLOCK > XtsMode.MAX_DATA_UNIT_BYTES) {
-                // Past 2^20 blocks nothing more is output; doFinal reports the error.
-                unitBytes -= p;
-                unitTooLong = true;
-                return 0;
-            }
-        }
-        if (p == 0) {
-            if (modeId == ModeId.CTR) {
-                return 0;
-            }
-            System.arraycopy(in, inOff, buf, buffered, len);
-            buffered += len;
-            return 0;
-        }
-        if (needsInputCopy(in, inOff, len, out, outOff, p, buffered)) {
-            in = Arrays.copyOfRange(in, inOff, inOff + len);
-            inOff = 0;
-        }
-        int done = 0;
-        if (buffered > 0) {
-            int take = Math.min(len, (BLOCK - buffered % BLOCK) % BLOCK);
-            System.arraycopy(in, inOff, buf, buffered, take);
-            buffered += take;
-            inOff += take;
-            len -= take;
-            int fromBuf = Math.min(p, buffered & ~(BLOCK - 1));
-            if (finalCall && fromBuf == p) {
-                mode.processFinal(buf, 0, out, outOff, fromBuf);
-            } else {
-                mode.process(buf, 0, out, outOff, fromBuf);
-            }
-            buffered -= fromBuf;
-            System.arraycopy(buf, fromBuf, buf, 0, buffered);
-            done = fromBuf;
-        }
-        int direct = p - done;
-        if (direct > 0) {
-            if (finalCall) {
-                mode.processFinal(in, inOff, out, outOff + done, direct);
-            } else {
-                mode.process(in, inOff, out, outOff + done, direct);
-            }
-            inOff += direct;
-            len -= direct;
-        }
-        if (len > 0) {
-            System.arraycopy(in, inOff, buf, buffered, len);
-            buffered += len;
-        }
-        return p;
+        CipherCore.checkOutput(out, outOff, core.updateOutputLength(len));
+        return core.update(in, inOff, len, out, outOff);
     }
 
     // ---------------------------------------------------------------- doFinal
@@ -665,7 +506,7 @@ public final class VectorJceCipher extends CipherSpi {
         checkRange(in, inOff, len, "Input");
         byte[] out = new byte[engineGetOutputSize(len)];
         try {
-            int n = inSectors() ? sectorDoFinal(in, inOff, len, out, 0) : doFinal(in, inOff, len, out, 0);
+            int n = inSectors() ? sectorDoFinal(in, inOff, len, out, 0) : core.doFinal(in, inOff, len, out, 0);
             return n == out.length ? out : Arrays.copyOf(out, n);
         } catch (ShortBufferException e) {
             throw new AssertionError("output sized by engineGetOutputSize", e);
@@ -687,158 +528,7 @@ public final class VectorJceCipher extends CipherSpi {
         if (inSectors()) {
             return sectorDoFinal(in, inOff, len, out, outOff);
         }
-        return doFinal(in, inOff, len, out, outOff);
-    }
-
-    private int doFinal(byte[] in, int inOff, int len, byte[] out, int outOff)
-            throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
-        if (outOff < 0 || outOff > out.length) {
-            // Checked before anything else so a bad call changes no state.
-            throw new IllegalArgumentException("Bad output offset " + outOff + " for array length " + out.length);
-        }
-        long n = (long) buffered + len;
-        // Errors in the input itself: the message is over; reset so the cipher can be reused.
-        try {
-            checkFinalLength(n);
-        } catch (IllegalBlockSizeException e) {
-            restart();
-            throw e;
-        }
-        int space = out.length - outOff;
-        if (padding && !encrypt && space < n) {
-            // The plaintext may still fit once the padding is removed: decrypt into a buffer of
-            // our own, and undo everything if it does not.
-            return doFinalViaCopy(in, inOff, len, out, outOff);
-        }
-        checkOutput(out, outOff, engineGetOutputSize(len));
-        try {
-            return finish(in, inOff, len, out, outOff);
-        } finally {
-            restart();
-        }
-    }
-
-    private void checkFinalLength(long n) throws IllegalBlockSizeException {
-        switch (modeId) {
-            case CTR:
-                return;
-            case XTS:
-                if (unitTooLong || unitBytes + n > XtsMode.MAX_DATA_UNIT_BYTES) {
-                    throw new IllegalBlockSizeException("XTS data unit longer than 2^20 blocks (16 MiB)"
-                            + " (IEEE 1619 §5.1); one doFinal is one data unit");
-                }
-                if (unitBytes + n < BLOCK) {
-                    throw new IllegalBlockSizeException("XTS data unit shorter than 16 bytes: "
-                            + (unitBytes + n) + " bytes");
-                }
-                return;
-            default:
-                if (padding && encrypt) {
-                    return;
-                }
-                if (n % BLOCK != 0) {
-                    throw new IllegalBlockSizeException(padding
-                            ? "Input length " + n + " not a multiple of 16 bytes when decrypting with padding"
-                            : "Input length " + n + " not a multiple of 16 bytes (" + modeId + "/NoPadding)");
-                }
-                if (padding && n == 0) {
-                    throw new IllegalBlockSizeException("No input to decrypt: a padded message has at least one block");
-                }
-        }
-    }
-
-    private int doFinalViaCopy(byte[] in, int inOff, int len, byte[] out, int outOff)
-            throws ShortBufferException, BadPaddingException {
-        byte[] savedBuf = buf.clone();
-        int savedBuffered = buffered;
-        byte[] savedState = mode.saveState();
-        byte[] tmp = new byte[buffered + len];
-        int n;
-        try {
-            n = finish(in, inOff, len, tmp, 0);
-        } catch (BadPaddingException e) {
-            Arrays.fill(tmp, (byte) 0);
-            restart();
-            throw e;
-        }
-        if (out.length - outOff < n) {
-            Arrays.fill(tmp, (byte) 0);
-            System.arraycopy(savedBuf, 0, buf, 0, buf.length);
-            buffered = savedBuffered;
-            mode.restoreState(savedState);
-            throw new ShortBufferException("Output buffer too short: " + n + " bytes needed, "
-                    + (out.length - outOff) + " available");
-        }
-        System.arraycopy(tmp, 0, out, outOff, n);
-        Arrays.fill(tmp, (byte) 0);
-        restart();
-        return n;
-    }
-
-    /** Processes the whole rest of the message; lengths were checked. */
-    private int finish(byte[] in, int inOff, int len, byte[] out, int outOff) throws BadPaddingException {
-        int w = update(in, inOff, len, out, outOff, true);
-        int o = outOff + w;
-        switch (modeId) {
-            case CTR:
-                return w;
-            case XTS: {
-                // buffered is 0 (whole blocks) or 17..31: a full block and a partial one to steal.
-                if (buffered == 0) {
-                    return w;
-                }
-                int n = buffered;
-                ((XtsMode) mode).finish(buf, 0, tail, 0, n);
-                System.arraycopy(tail, 0, out, o, n);
-                Arrays.fill(tail, (byte) 0);
-                return w + n;
-            }
-            default:
-                break;
-        }
-        if (!padding) {
-            return w; // buffered == 0: the length was a multiple of 16
-        }
-        if (encrypt) {
-            int pad = BLOCK - buffered;
-            Arrays.fill(buf, buffered, BLOCK, (byte) pad);
-            mode.processFinal(buf, 0, out, o, BLOCK);
-            return w + BLOCK;
-        }
-        // Decrypt: buffered == 16, the last block. Padding check without an early exit or a
-        // data-dependent branch per byte: (d | -d) >>> 31 is 1 exactly when d != 0. The only
-        // branch is on the verdict; an unauthenticated CBC decryption is a padding oracle through
-        // its exception anyway (authenticate the ciphertext first).
-        byte[] last = tail;
-        mode.processFinal(buf, 0, last, 0, BLOCK);
-        int pad = last[BLOCK - 1] & 0xff;
-        int bad = ((pad - 1) >>> 31) | ((BLOCK - pad) >>> 31); // pad == 0 or pad > 16
-        for (int i = 0; i < BLOCK; i++) {
-            int inPad = (BLOCK - 1 - i - pad) >>> 31; // 1 when i >= 16 - pad
-            int d = (last[i] & 0xff) ^ pad;
-            bad |= inPad & ((d | -d) >>> 31);
-        }
-        if (bad != 0) {
-            Arrays.fill(last, (byte) 0);
-            Arrays.fill(out, outOff, o, (byte) 0); // never hand out plaintext of a message that failed
-            throw new BadPaddingException("Given final block not properly padded (PKCS#5)");
-        }
-        System.arraycopy(last, 0, out, o, BLOCK - pad);
-        Arrays.fill(last, (byte) 0);
-        return w + BLOCK - pad;
-    }
-
-    /** Back to the state right after init: same key and IV, nothing buffered. */
-    private void restart() {
-        mode.start(encrypt, ivSet ? iv : null);
-        resetBuffer();
-    }
-
-    private void resetBuffer() {
-        Arrays.fill(buf, (byte) 0);
-        buffered = 0;
-        unitBytes = 0;
-        unitTooLong = false;
+        return core.doFinal(in, inOff, len, out, outOff);
     }
 
     // ---------------------------------------------------------------- wrap / unwrap

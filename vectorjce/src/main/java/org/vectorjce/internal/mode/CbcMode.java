@@ -1,6 +1,7 @@
 package org.vectorjce.internal.mode;
 
 import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
 import java.util.Arrays;
 
 /**
@@ -19,6 +20,28 @@ final class CbcMode extends Mode {
      */
     private BlockKernel.StreamEngine encEngine, decEngine;
     private boolean noEngine;
+
+    static final ModeRules RULES = new ModeRules("CBC") {
+        @Override
+        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+            return new CbcMode(f.create(key), ops);
+        }
+
+        @Override
+        public boolean takesPadding() {
+            return true;
+        }
+
+        @Override
+        public boolean randomIvForEncryption() {
+            return true;
+        }
+
+        @Override
+        public boolean takesSectors() {
+            return true;
+        }
+    };
 
     CbcMode(BlockKernel kernel, ModeArithmetic ops) {
         super(kernel, ops);

@@ -1,6 +1,7 @@
 package org.vectorjce.internal.mode;
 
 import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
 import java.util.Arrays;
 
 /**
@@ -20,6 +21,29 @@ final class CtrMode extends Mode {
 
     /** Set when the kernel runs the whole CTR stream itself (aes-jdk: SunJCE's intrinsic). */
     private final BlockKernel.StreamEngine whole;
+
+    /** A stream mode: any length, nothing held back (a partial block's key stream waits in {@link #ks}). */
+    static final ModeRules RULES = new ModeRules("CTR") {
+        @Override
+        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+            return new CtrMode(f.create(key), ops);
+        }
+
+        @Override
+        public boolean randomIvForEncryption() {
+            return true;
+        }
+
+        @Override
+        public long heldBack(long n, boolean last) {
+            return 0;
+        }
+
+        @Override
+        public String lengthProblem(long total) {
+            return null;
+        }
+    };
 
     CtrMode(BlockKernel kernel, ModeArithmetic ops) {
         super(kernel, ops);

@@ -1,6 +1,7 @@
 package org.vectorjce.internal.mode;
 
 import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
 import java.util.Arrays;
 
 /**
@@ -26,6 +27,41 @@ final class LrwMode extends TweakedMode {
     private boolean startValid;
     /** The chunk's starting tweak state, for the second XOR pass. */
     private final long[] chunkStart = new long[4];
+
+    /** Key = cipher key ‖ the 16-byte K2. */
+    static final ModeRules RULES = new ModeRules("LRW") {
+        @Override
+        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+            byte[] k1 = Arrays.copyOfRange(key, 0, key.length - BLOCK);
+            byte[] k2 = Arrays.copyOfRange(key, key.length - BLOCK, key.length);
+            try {
+                return new LrwMode(f.create(k1), k2, ops);
+            } finally {
+                Arrays.fill(k1, (byte) 0);
+                Arrays.fill(k2, (byte) 0);
+            }
+        }
+
+        @Override
+        int[] keyLengths() {
+            return new int[] {32, 40, 48};
+        }
+
+        @Override
+        String keyLayout(String algorithm) {
+            return " (" + algorithm + " key ‖ 16-byte tweak key)";
+        }
+
+        @Override
+        public String missingIv(boolean encrypt) {
+            return "LRW needs the 16-byte big-endian block index as IV";
+        }
+
+        @Override
+        public boolean takesSectors() {
+            return true;
+        }
+    };
 
     LrwMode(BlockKernel kernel, byte[] k2, ModeArithmetic ops) {
         super(kernel, ops);

@@ -3,7 +3,6 @@ package org.vectorjce.internal.mode;
 import java.util.Arrays;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
 
 /**
  * A mode of operation over a {@link BlockKernel}, written once for both ciphers (layer 2).
@@ -31,44 +30,6 @@ public abstract class Mode {
     /** The registry name of the kernel that computes this mode's blocks (never key material). */
     public final String kernelName() {
         return kernel.name();
-    }
-
-    /**
-     * A new mode over kernels from {@code f}: {@code name} is ECB, CBC, CTR, XTS or LRW and
-     * {@code key} the whole key in that mode's layout (checked by the caller): XTS K1 ‖ K2, LRW the
-     * cipher key ‖ the 16-byte K2; {@code ops} the arithmetic its passes run on. The caller wipes
-     * {@code key}.
-     */
-    public static Mode create(String name, byte[] key, KernelFactory f, ModeArithmetic ops) {
-        switch (name) {
-            case "XTS": {
-                int half = key.length / 2;
-                byte[] k1 = Arrays.copyOfRange(key, 0, half);
-                byte[] k2 = Arrays.copyOfRange(key, half, key.length);
-                try {
-                    return new XtsMode(f.create(k1), Kernels.forSingleBlocks(f).create(k2), ops);
-                } finally {
-                    Arrays.fill(k1, (byte) 0);
-                    Arrays.fill(k2, (byte) 0);
-                }
-            }
-            case "LRW": {
-                byte[] k1 = Arrays.copyOfRange(key, 0, key.length - BLOCK);
-                byte[] k2 = Arrays.copyOfRange(key, key.length - BLOCK, key.length);
-                try {
-                    return new LrwMode(f.create(k1), k2, ops);
-                } finally {
-                    Arrays.fill(k1, (byte) 0);
-                    Arrays.fill(k2, (byte) 0);
-                }
-            }
-            case "CBC":
-                return new CbcMode(f.create(key), ops);
-            case "CTR":
-                return new CtrMode(f.create(key), ops);
-            default:
-                return new Ecb(f.create(key), ops);
-        }
     }
 
     /** The mode's arithmetic. */
@@ -100,36 +61,6 @@ public abstract class Mode {
      */
     public boolean rekey(byte[] key, boolean encrypt) {
         return kernel.rekey(key);
-    }
-
-    /** The key lengths mode {@code name} (ECB, CBC, CTR, XTS, LRW) takes, in bytes, in its layout. */
-    public static int[] keyLengths(String name) {
-        return switch (name) {
-            case "XTS" -> new int[] {32, 48, 64};
-            case "LRW" -> new int[] {32, 40, 48};
-            default -> new int[] {16, 24, 32};
-        };
-    }
-
-    /**
-     * Why {@code len} bytes is not a key of {@code algorithm} in mode {@code name}, naming the
-     * lengths and the layout it takes; null when it is one. The JCA layer and the sector API both
-     * report it.
-     */
-    public static String keyLengthProblem(String algorithm, String name, int len) {
-        int[] allowed = keyLengths(name);
-        for (int a : allowed) {
-            if (a == len) {
-                return null;
-            }
-        }
-        String layout = switch (name) {
-            case "XTS" -> " (K1 ‖ K2, two equal-size " + algorithm + " keys)";
-            case "LRW" -> " (" + algorithm + " key ‖ 16-byte tweak key)";
-            default -> "";
-        };
-        return "Invalid " + algorithm + "/" + name + " key length: " + len + " bytes; allowed: "
-                + Arrays.toString(allowed).replace("[", "").replace("]", "") + " bytes" + layout;
     }
 
     /** (Re)starts a message: after init and after every doFinal. {@code iv} is null for ECB. */
@@ -180,6 +111,23 @@ public abstract class Mode {
     }
 
     static final class Ecb extends Mode {
+        static final ModeRules RULES = new ModeRules("ECB") {
+            @Override
+            public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+                return new Ecb(f.create(key), ops);
+            }
+
+            @Override
+            public boolean takesPadding() {
+                return true;
+            }
+
+            @Override
+            public boolean takesIv() {
+                return false;
+            }
+        };
+
         Ecb(BlockKernel kernel, ModeArithmetic ops) {
             super(kernel, ops);
         }

@@ -1,6 +1,8 @@
 package org.vectorjce.internal.mode;
 
 import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
 import java.util.Arrays;
 
 /**
@@ -32,6 +34,77 @@ public final class XtsMode extends TweakedMode {
     private final byte[] cc = new byte[BLOCK];
     private final byte[] pp = new byte[BLOCK];
     private final byte[] full = new byte[BLOCK];
+
+    /**
+     * Key = K1 ‖ K2, two equal-size cipher keys; the tweak kernel encrypts one block per message,
+     * so it gets the single-block kernel of the data kernel's algorithm. One message is one data
+     * unit (IEEE 1619-2007 §5.1: 16 bytes to 2^20 blocks); a partial last block is stolen, so
+     * until the unit ends the last full block and any partial one are held back.
+     */
+    static final ModeRules RULES = new ModeRules("XTS") {
+        @Override
+        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+            int half = key.length / 2;
+            byte[] k1 = Arrays.copyOfRange(key, 0, half);
+            byte[] k2 = Arrays.copyOfRange(key, half, key.length);
+            try {
+                return new XtsMode(f.create(k1), Kernels.forSingleBlocks(f).create(k2), ops);
+            } finally {
+                Arrays.fill(k1, (byte) 0);
+                Arrays.fill(k2, (byte) 0);
+            }
+        }
+
+        @Override
+        int[] keyLengths() {
+            return new int[] {32, 48, 64};
+        }
+
+        @Override
+        String keyLayout(String algorithm) {
+            return " (K1 ‖ K2, two equal-size " + algorithm + " keys)";
+        }
+
+        /** IEEE 1619-2018 §5.1 and FIPS refuse K1 == K2 for encryption; old volumes still decrypt. */
+        @Override
+        public String encryptionKeyProblem(byte[] key) {
+            int half = key.length / 2;
+            return ModeArithmetic.constantTimeEqual(key, 0, key, half, half)
+                    ? "XTS key halves K1 and K2 are equal: refused for encryption (allowed for decryption only)"
+                    : null;
+        }
+
+        @Override
+        public String missingIv(boolean encrypt) {
+            return "XTS needs the 16-byte tweak (e.g. the sector number, little-endian) as IV";
+        }
+
+        @Override
+        public boolean takesSectors() {
+            return true;
+        }
+
+        @Override
+        public long maxMessageBytes() {
+            return MAX_DATA_UNIT_BYTES;
+        }
+
+        @Override
+        public long heldBack(long n, boolean last) {
+            if (last) {
+                return n % BLOCK == 0 ? 0 : BLOCK + n % BLOCK; // the stealing pair only
+            }
+            return n < 2 * BLOCK ? n : BLOCK + n % BLOCK;
+        }
+
+        @Override
+        public String lengthProblem(long total) {
+            if (total > MAX_DATA_UNIT_BYTES) {
+                return "XTS data unit longer than 2^20 blocks (16 MiB) (IEEE 1619 §5.1); one doFinal is one data unit";
+            }
+            return total < BLOCK ? "XTS data unit shorter than 16 bytes: " + total + " bytes" : null;
+        }
+    };
 
     XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, ModeArithmetic ops) {
         super(dataKernel, ops);
@@ -137,10 +210,29 @@ public final class XtsMode extends TweakedMode {
     }
 
     /**
-     * The last 16..31 bytes of the data unit: one plain block, or a full block and a partial one
-     * with ciphertext stealing. {@code in} and {@code out} are distinct arrays.
+     * The end of the data unit: any length of 16 bytes or more, a partial last block stolen from
+     * the one before it (§5.3.2, §5.4.2).
      */
-    public void finish(byte[] in, int inOff, byte[] out, int outOff, int len) {
+    @Override
+    public void processFinal(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        int r = len % BLOCK;
+        if (r == 0) {
+            process(in, inOff, out, outOff, len);
+            return;
+        }
+        int bulk = len - BLOCK - r;
+        if (bulk > 0) {
+            process(in, inOff, out, outOff, bulk);
+        }
+        finish(in, inOff + bulk, out, outOff + bulk, BLOCK + r);
+    }
+
+    /**
+     * The last 16..31 bytes of the data unit: one plain block, or a full block and a partial one
+     * with ciphertext stealing. Every byte of {@code in} is read before {@code out} is written, so
+     * the ranges may be the same.
+     */
+    private void finish(byte[] in, int inOff, byte[] out, int outOff, int len) {
         if (len == BLOCK) {
             process(in, inOff, out, outOff, BLOCK);
             return;

@@ -8,6 +8,7 @@ import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.ModeArithmetic;
 import org.vectorjce.internal.mode.ModeArithmetics;
+import org.vectorjce.internal.mode.ModeRules;
 
 /**
  * Sectors below the JCA: one keyed mode and one dm-crypt IV generator, and the loop that runs n
@@ -29,19 +30,19 @@ public final class SectorEngine {
     private final int size;
     /** The IV sector number step per sector: 1 with iv_large_sectors, else size / 512. */
     private final long step;
-    private final boolean halvesEqual;
+    private final String encryptionRefusal;
     private final String kernel;
     private final byte[] batchIvs = new byte[BLOCK * BATCH];
     /** The direction the mode was last started in; null before the first call. */
     private Boolean started;
 
-    private SectorEngine(Mode mode, IvGenerator ivs, int size, boolean ivLargeSectors, boolean halvesEqual,
+    private SectorEngine(Mode mode, IvGenerator ivs, int size, boolean ivLargeSectors, String encryptionRefusal,
             String kernel) {
         this.mode = mode;
         this.ivs = ivs;
         this.size = size;
         this.step = ivLargeSectors ? 1 : size / 512;
-        this.halvesEqual = halvesEqual;
+        this.encryptionRefusal = encryptionRefusal;
         this.kernel = kernel;
     }
 
@@ -56,9 +57,9 @@ public final class SectorEngine {
             boolean ivLargeSectors, Settings settings) {
         KernelFactory f = Kernels.select(algorithm, settings);
         ModeArithmetic ops = ModeArithmetics.forSetting(settings.arithmetic());
-        boolean equal = modeName.equals("XTS") && ModeArithmetic.constantTimeEqual(key, 0, key, key.length / 2,
-                key.length / 2);
-        Mode m = Mode.create(modeName, key, f, ops);
+        ModeRules rules = ModeRules.of(modeName);
+        String refusal = rules.encryptionKeyProblem(key);
+        Mode m = rules.create(key, f, ops);
         IvGenerator g = null;
         try {
             if (ivName != null) {
@@ -69,12 +70,12 @@ public final class SectorEngine {
             m.destroy();
             throw e;
         }
-        return new SectorEngine(m, g, sectorSize, ivLargeSectors, equal, f.name());
+        return new SectorEngine(m, g, sectorSize, ivLargeSectors, refusal, f.name());
     }
 
-    /** Whether the key's XTS halves are equal (encryption is refused then). */
-    public boolean halvesEqual() {
-        return halvesEqual;
+    /** Why the mode refuses to encrypt under this key (XTS: equal halves); null when it does not. */
+    public String encryptionRefusal() {
+        return encryptionRefusal;
     }
 
     /** The kernel's registry name (never key material). */
