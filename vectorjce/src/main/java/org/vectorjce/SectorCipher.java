@@ -121,6 +121,29 @@ public final class SectorCipher implements AutoCloseable {
     }
 
     /**
+     * A dm-crypt cipher specification's parts, as {@link #of} reads them.
+     *
+     * @param algorithm the provider's name of the cipher, e.g. {@code AES}
+     * @param mode {@code XTS}, {@code LRW}, {@code CBC} or {@code ECB}
+     * @param ivGenerator the IV generator as dm-crypt names it, e.g. {@code plain64}; null for ECB
+     */
+    public record Spec(String algorithm, String mode, String ivGenerator) {
+    }
+
+    /**
+     * Reads a dm-crypt cipher specification without keying anything: what {@link #of} would run,
+     * or the same exception it would throw for the specification.
+     *
+     * @param cipherSpec e.g. {@code aes-xts-plain64}, {@code twofish-cbc-essiv:sha256}
+     * @return its parts
+     * @throws InvalidAlgorithmParameterException naming what it does not take
+     */
+    public static Spec parseSpec(String cipherSpec) throws InvalidAlgorithmParameterException {
+        String[] p = parse(cipherSpec);
+        return new Spec(p[0], p[1], p[2]);
+    }
+
+    /**
      * The parts of a dm-crypt specification: {@code {AES|Twofish, XTS|LRW|CBC|ECB, generator or
      * null}}.
      *

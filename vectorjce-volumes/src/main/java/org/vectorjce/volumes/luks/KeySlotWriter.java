@@ -30,13 +30,13 @@ final class KeySlotWriter {
      * {@code vk} AF-split into {@code stripes} with {@code afHash}, zero-padded to whole 512-byte
      * sectors, encrypted with {@code cipher} under {@code areaKey} (512-byte sectors from IV 0).
      */
-    static byte[] material(byte[] vk, HashAlgorithm afHash, SectorCipher cipher, byte[] areaKey, SecureRandom rnd)
+    static byte[] material(byte[] vk, HashAlgorithm afHash, VolumeCipher cipher, byte[] areaKey, SecureRandom rnd)
             throws VolumeException {
         byte[] split = AfSplitter.split(vk, STRIPES, afHash, rnd);
         byte[] m = Arrays.copyOf(split, (split.length + 511) / 512 * 512);
         Arrays.fill(split, (byte) 0);
-        try (SectorCipher.Decryptor e = cipher.forKeyMaterial().encryptor(areaKey, 512, 0)) {
-            e.decrypt(m, 0, m.length, 0);
+        try (VolumeCipher.SectorRuns e = cipher.forKeyMaterial().encryptor(areaKey, 512, 0)) {
+            e.apply(m, 0, m.length, 0);
             return m;
         } catch (GeneralSecurityException ex) {
             Arrays.fill(m, (byte) 0);

@@ -20,7 +20,7 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
     LuksInfo info();
 
     /** The payload's cipher (refused here when unsupported, before any KDF runs). */
-    SectorCipher payloadCipher() throws VolumeException;
+    VolumeCipher payloadCipher() throws VolumeException;
 
     /** The key slots to try, in cryptsetup's order, or only {@code requested} (which must be active). */
     List<Integer> slotsToTry(Integer requested) throws VolumeException;
@@ -68,8 +68,8 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
         byte[] material = a.image().read(a.areaName(), a.offset(), a.length());
         byte[] derived = a.kdf().derive(passphrase);
         byte[] key = null;
-        try (SectorCipher.Decryptor d = a.cipher().forKeyMaterial().decryptor(derived, 512, 0)) {
-            d.decrypt(material, 0, material.length, 0);
+        try (VolumeCipher.SectorRuns d = a.cipher().forKeyMaterial().decryptor(derived, 512, 0)) {
+            d.apply(material, 0, material.length, 0);
             key = AfSplitter.merge(material, a.keyBytes(), a.stripes(), a.afHash());
             if (isVolumeKey(key)) {
                 byte[] r = key;
@@ -99,7 +99,7 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
      * {@code offset} of {@code image}, read as {@code areaName}), how it is encrypted and split,
      * and its KDF; {@code what} names the slot in errors.
      */
-    record KeySlotArea(String what, Image image, String areaName, long offset, int length, SectorCipher cipher,
+    record KeySlotArea(String what, Image image, String areaName, long offset, int length, VolumeCipher cipher,
             HashAlgorithm afHash, int keyBytes, int stripes, AreaKdf kdf) {
     }
 }

@@ -104,7 +104,7 @@ public final class Luks1Format {
             throw new VolumeException("Cipher '" + cipher + "' is not cipher-mode[-iv] (e.g. aes-xts-plain64)");
         }
         String name = cipher.substring(0, dash), mode = cipher.substring(dash + 1);
-        SectorCipher sc = SectorCipher.parse(name, mode);
+        VolumeCipher sc = VolumeCipher.parse(name, mode);
         sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
         // (decryption: XTS encryption refuses the all-zero key, whose halves are equal)
 
@@ -139,8 +139,8 @@ public final class Luks1Format {
             byte[] split = AfSplitter.split(vk, Luks1Header.STRIPES, hash, rnd);
             material = Arrays.copyOf(split, (int) (areaSectors * 512));
             Arrays.fill(split, (byte) 0);
-            try (SectorCipher.Decryptor e = sc.forKeyMaterial().encryptor(derived, 512, 0)) {
-                e.decrypt(material, 0, material.length, 0);
+            try (VolumeCipher.SectorRuns e = sc.forKeyMaterial().encryptor(derived, 512, 0)) {
+                e.apply(material, 0, material.length, 0);
             } catch (GeneralSecurityException ex) {
                 throw new VolumeException("Encrypting the key material failed: " + ex.getMessage());
             }

@@ -58,8 +58,8 @@ final class Luks1Layout implements Layout {
     }
 
     @Override
-    public SectorCipher payloadCipher() throws VolumeException {
-        SectorCipher c = SectorCipher.parse(h.cipherName, h.cipherMode);
+    public VolumeCipher payloadCipher() throws VolumeException {
+        VolumeCipher c = VolumeCipher.parse(h.cipherName, h.cipherMode);
         HashAlgorithm hash = HashAlgorithm.forLuksName(h.hashSpec);
         if (hash.length() < 20) {
             throw new VolumeException("LUKS1 hash " + h.hashSpec + " is shorter than the 20-byte mk-digest");
@@ -89,7 +89,7 @@ final class Luks1Layout implements Layout {
     public KeySlotArea keySlotArea(int slot, Settings settings) throws VolumeException {
         Luks1Header.Slot s = h.slots.get(slot);
         HashAlgorithm hash = HashAlgorithm.forLuksName(h.hashSpec);
-        SectorCipher cipher = SectorCipher.parse(h.cipherName, h.cipherMode).using(settings.provider());
+        VolumeCipher cipher = VolumeCipher.parse(h.cipherName, h.cipherMode).using(settings.provider());
         return new KeySlotArea("LUKS1 key slot " + slot, header, "LUKS1 key slot " + slot + " key material",
                 s.keyMaterialSector() * Luks1Header.SECTOR, (int) s.areaBytes(h.keyBytes), cipher, hash, h.keyBytes,
                 s.stripes(), p -> Pbkdf2.derive(hash, p, s.salt(), s.iterations(), h.keyBytes));
@@ -180,7 +180,7 @@ final class Luks1Layout implements Layout {
         long areaOffset = s.keyMaterialSector() * Luks1Header.SECTOR;
         header.check("LUKS1 key slot " + slot + " key material", areaOffset, s.areaBytes(h.keyBytes));
         HashAlgorithm hash = HashAlgorithm.forLuksName(h.hashSpec);
-        SectorCipher cipher = SectorCipher.parse(h.cipherName, h.cipherMode).using(set.provider());
+        VolumeCipher cipher = VolumeCipher.parse(h.cipherName, h.cipherMode).using(set.provider());
         byte[] salt = new byte[32];
         rnd.nextBytes(salt);
         byte[] derived = Pbkdf2.derive(hash, passphrase, salt, cost.iterations(), h.keyBytes);

@@ -108,7 +108,7 @@ public final class Luks2Format {
         if (label.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 47) {
             throw new VolumeException("The label is longer than 47 bytes");
         }
-        SectorCipher sc = SectorCipher.parse(cipher);
+        VolumeCipher sc = VolumeCipher.parse(cipher);
         sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
         HashAlgorithm hash = HashAlgorithm.forLuksName(slot.hash);
         byte[] vk = new byte[keyBytes];

@@ -80,7 +80,7 @@ final class Luks2Layout implements Layout {
     }
 
     @Override
-    public SectorCipher payloadCipher() throws VolumeException {
+    public VolumeCipher payloadCipher() throws VolumeException {
         if (digest == null) {
             throw new CorruptHeaderException("LUKS2 metadata: no digest is assigned to segment " + segment.id());
         }
@@ -92,7 +92,7 @@ final class Luks2Layout implements Layout {
         if (info.keyBits() == 0) {
             throw new VolumeException("No usable key slot is available (the volume has no key slot left)");
         }
-        SectorCipher c = SectorCipher.parse(segment.encryption());
+        VolumeCipher c = VolumeCipher.parse(segment.encryption());
         // The key size against the cipher, before any KDF runs.
         c.decryptor(new byte[info.keyBits() / 8], segment.sectorSize(), segment.ivTweak()).close();
         return c;
@@ -119,7 +119,7 @@ final class Luks2Layout implements Layout {
     public KeySlotArea keySlotArea(int slot, Settings settings) throws VolumeException {
         Luks2Metadata.Keyslot k = m.keyslots.get(slot);
         String what = "LUKS2 keyslot " + slot;
-        SectorCipher areaCipher = SectorCipher.parse(k.areaEncryption()).using(settings.provider());
+        VolumeCipher areaCipher = VolumeCipher.parse(k.areaEncryption()).using(settings.provider());
         HashAlgorithm afHash = HashAlgorithm.forLuksName(k.afHash());
         Luks2Metadata.Kdf f = k.kdf();
         if (!List.of("pbkdf2", "argon2i", "argon2id").contains(f.type())) {
@@ -321,7 +321,7 @@ final class Luks2Layout implements Layout {
     /** The JSON of a {@code luks2} key slot with its area at {@code area}, and its material. */
     static Stored newKeySlot(byte[] vk, byte[] passphrase, String encryption, String afHashName, KdfCost.Cost cost,
             long[] area, SecureRandom rnd, Settings set) throws VolumeException {
-        SectorCipher cipher = SectorCipher.parse(encryption).using(set.provider());
+        VolumeCipher cipher = VolumeCipher.parse(encryption).using(set.provider());
         HashAlgorithm afHash = HashAlgorithm.forLuksName(afHashName);
         byte[] salt = new byte[32];
         rnd.nextBytes(salt);

@@ -275,7 +275,7 @@ public final class LuksVolume implements Closeable {
         private byte[] volumeKey;
         private Integer keySlot;
         private boolean readWrite;
-        private java.security.Provider provider = SectorCipher.DEFAULT_PROVIDER;
+        private java.security.Provider provider = VolumeCipher.DEFAULT_PROVIDER;
         private java.util.concurrent.Executor executor;
         private Argon2Compression argon2 =
                 Argon2Compression.DEFAULT;

@@ -12,7 +12,7 @@ import org.vectorjce.volumes.internal.SectorPayload;
 /**
  * The plaintext payload of an open volume: {@code cryptsetup open}'s device as a channel. The
  * reading is {@link SectorPayload}'s, over bytes {@code [offset, offset + size)} of the image, whole
- * sectors decrypted by a {@link SectorCipher.Decryptor} (one cipher call per run of up to 1 MiB,
+ * sectors decrypted by a {@link VolumeCipher.SectorRuns} (one cipher call per run of up to 1 MiB,
  * except {@code lrw-plain64}, which is keyed per sector).
  *
  * <p>Reads at any position and length. On a volume opened for writing, writes at any position
@@ -29,10 +29,10 @@ import org.vectorjce.volumes.internal.SectorPayload;
 final class PayloadChannel extends SectorPayload {
     private final Image image;
     private final long offset;
-    private final SectorCipher.Decryptor decryptor, encryptor;
+    private final VolumeCipher.SectorRuns decryptor, encryptor;
 
     private PayloadChannel(Image image, long offset, long size, int sectorSize, boolean writable,
-            SectorCipher.Decryptor decryptor, SectorCipher.Decryptor encryptor) {
+            VolumeCipher.SectorRuns decryptor, VolumeCipher.SectorRuns encryptor) {
         super(size, sectorSize, writable);
         this.image = image;
         this.offset = offset;
@@ -44,14 +44,14 @@ final class PayloadChannel extends SectorPayload {
      * The payload {@code [offset, offset + size)} of {@code data} with {@code cipher} and {@code key}
      * (copied); {@code writable} only when {@code data} was opened for writing.
      */
-    static PayloadChannel open(Image data, SectorCipher cipher, byte[] key, long offset, long size, int sectorSize,
+    static PayloadChannel open(Image data, VolumeCipher cipher, byte[] key, long offset, long size, int sectorSize,
             long ivOffset, boolean writable) throws IOException, UnsupportedVolumeException {
         if (size % sectorSize != 0) {
             throw new IOException("The payload is " + size + " bytes: not a whole number of " + sectorSize
                     + "-byte sectors");
         }
-        SectorCipher.Decryptor dec = cipher.decryptor(key, sectorSize, ivOffset);
-        SectorCipher.Decryptor enc = null;
+        VolumeCipher.SectorRuns dec = cipher.decryptor(key, sectorSize, ivOffset);
+        VolumeCipher.SectorRuns enc = null;
         try {
             enc = writable ? cipher.encryptor(key, sectorSize, ivOffset) : null;
         } finally {
@@ -69,7 +69,7 @@ final class PayloadChannel extends SectorPayload {
 
     @Override
     protected void decrypt(byte[] b, int off, int len, long sector) throws GeneralSecurityException {
-        decryptor.decrypt(b, off, len, sector);
+        decryptor.apply(b, off, len, sector);
     }
 
     /** Writes all of {@code src} at {@code position} (inside the payload: checked by the caller). */
@@ -89,15 +89,15 @@ final class PayloadChannel extends SectorPayload {
                 boolean head = skip != 0, tail = (skip + take) % sectorSize != 0;
                 if (head) { // keep the first sector's other bytes
                     readSectors(s, 0, sectorSize);
-                    decryptor.decrypt(work, 0, sectorSize, s);
+                    decryptor.apply(work, 0, sectorSize, s);
                 }
                 if (tail && (len > sectorSize || !head)) { // and the last one's
                     long last = s + len / sectorSize - 1;
                     readSectors(last, len - sectorSize, sectorSize);
-                    decryptor.decrypt(work, len - sectorSize, sectorSize, last);
+                    decryptor.apply(work, len - sectorSize, sectorSize, last);
                 }
                 src.get(work, skip, take);
-                encryptor.decrypt(work, 0, len, s);
+                encryptor.apply(work, 0, len, s);
                 image.writeFully(offset + s * sectorSize, ByteBuffer.wrap(work, 0, len));
                 done += take;
             }

@@ -12,7 +12,7 @@ import org.vectorjce.volumes.kdf.Argon2;
  * each derivation and ended before it returns) and Argon2's compression.
  */
 record Settings(Provider provider, Executor executor, Argon2Compression argon2) {
-    static final Settings DEFAULT = new Settings(SectorCipher.DEFAULT_PROVIDER, null, Argon2Compression.DEFAULT);
+    static final Settings DEFAULT = new Settings(VolumeCipher.DEFAULT_PROVIDER, null, Argon2Compression.DEFAULT);
 
     /** Argon2 as these settings run it. */
     byte[] argon2(String what, Argon2.Type type, byte[] password, byte[] salt, long time, long memoryKib, long lanes,
