@@ -43,13 +43,13 @@ public class FreshJvm {
                 firstGiB / 1e9, quarters / 4, all / 1e9, per, arithmetic());
     }
 
-    /** What serves: the provider's arithmetic(), or on an older jar its ModeArithmetics.describe(). */
+    /** What serves: the provider's arithmetic(), or on an older jar its BlockPasses.describe(). */
     static String arithmetic() {
         try {
             return (String) VectorJceProvider.class.getMethod("arithmetic").invoke(new VectorJceProvider());
         } catch (ReflectiveOperationException e) {
             try {
-                return (String) Class.forName("org.vectorjce.internal.mode.ModeArithmetics").getMethod("describe").invoke(null);
+                return (String) Class.forName("org.vectorjce.internal.mode.BlockPasses").getMethod("describe").invoke(null);
             } catch (ReflectiveOperationException | RuntimeException f) {
                 return "?";
             }

@@ -8,7 +8,7 @@ import org.vectorjce.internal.jca.SecretKeyGenerator;
 import org.vectorjce.internal.jca.VectorJceCipher;
 import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.kernel.Settings;
-import org.vectorjce.internal.mode.ModeArithmetics;
+import org.vectorjce.internal.mode.BlockPasses;
 
 /**
  * The VectorJCE provider: AES and Twofish in ECB, CBC (NoPadding, PKCS5Padding), CTR, LRW and XTS.
@@ -146,7 +146,7 @@ public final class VectorJceProvider extends Provider {
      * @return e.g. {@code vector-512} or {@code scalar (arithmetic=scalar)}
      */
     public String arithmetic() {
-        return ModeArithmetics.describe(settings.arithmetic());
+        return BlockPasses.describe(settings.arithmetic());
     }
 
     /**

@@ -44,7 +44,7 @@ import org.vectorjce.VectorJceProvider;
     "--enable-native-access=ALL-UNNAMED",   // ACCP loads its native library
     "-Xms1g", "-Xmx1g",
     // the steady state: VectorJCE's vector mode arithmetic, which a JVM otherwise switches to
-    // after 4 GiB through the modes and a warm-up (ModeArithmetics), from the first call
+    // after 4 GiB through the modes and a warm-up (BlockPasses), from the first call
     "-Dvectorjce.arithmetic=vector"})
 @Warmup(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)

@@ -453,13 +453,13 @@ class TweakOracleTest {
             if (t % 5 == 0) {
                 putBe64(index, 8, -3);
             }
-            long[] table = org.vectorjce.internal.mode.ModeArithmetic.lrwTable(be64(k2, 0), be64(k2, 8));
+            long[] table = org.vectorjce.internal.mode.BlockPasses.lrwTable(be64(k2, 0), be64(k2, 8));
             long[] state = new long[4];
-            org.vectorjce.internal.mode.ModeArithmetic.lrwTweak(table, be64(index, 0), be64(index, 8), state);
+            org.vectorjce.internal.mode.BlockPasses.lrwTweak(table, be64(index, 0), be64(index, 8), state);
             assertArrayEquals(gfMulBbe(k2, index), be128(state[0], state[1]), "K2 ⊗ I, t=" + t);
             int n = 1 + r.nextInt(40);
             byte[] buf = new byte[16 * n];
-            org.vectorjce.internal.mode.ModeArithmetic.SCALAR.lrwXor(state, table, buf, 0, buf, 0, n);
+            org.vectorjce.internal.mode.BlockPasses.SCALAR.lrwXor(state, table, buf, 0, buf, 0, n);
             byte[] next = be128(new BigInteger(1, index).add(BigInteger.valueOf(n)).mod(TWO_128));
             assertArrayEquals(gfMulBbe(k2, next), be128(state[0], state[1]), "K2 ⊗ (I + " + n + "), t=" + t);
             assertArrayEquals(next, be128(state[2], state[3]), "index after " + n + " blocks, t=" + t);

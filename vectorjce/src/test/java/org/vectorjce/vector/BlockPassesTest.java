@@ -6,18 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.vectorjce.internal.mode.ModeArithmetic;
-import org.vectorjce.internal.mode.ModeArithmetics;
+import org.vectorjce.internal.mode.BlockPasses;
 
 /**
  * The selected mode arithmetic (the Vector API one when the module is present) against the scalar
  * one, at every count around its step widths, at odd offsets.
  */
-class ModeArithmeticTest {
-    private static final ModeArithmetic SCALAR = ModeArithmetic.SCALAR;
+class BlockPassesTest {
+    private static final BlockPasses SCALAR = BlockPasses.SCALAR;
 
-    private static ModeArithmetic vector() {
-        ModeArithmetic m = ModeArithmetics.selected();
+    private static BlockPasses vector() {
+        BlockPasses m = BlockPasses.selected();
         Assumptions.assumeTrue(m != SCALAR, "vector arithmetic not selected on this JVM");
         return m;
     }
@@ -27,12 +26,12 @@ class ModeArithmeticTest {
         // Expectation set per surefire execution (see pom.xml); absent when run by hand.
         String expected = org.vectorjce.TestMachine.expect("arithmetic");
         Assumptions.assumeTrue(expected != null, "no expectation given");
-        assertEquals(expected, ModeArithmetics.selected().name());
+        assertEquals(expected, BlockPasses.selected().name());
     }
 
     @Test
     void xtsXorEqualsScalar() {
-        ModeArithmetic v = vector();
+        BlockPasses v = vector();
         Random r = new Random(7);
         for (int blocks = 0; blocks <= 140; blocks++) {
             check(v, r, blocks);
@@ -42,7 +41,7 @@ class ModeArithmeticTest {
         }
     }
 
-    private static void check(ModeArithmetic v, Random r, int blocks) {
+    private static void check(BlockPasses v, Random r, int blocks) {
         long[] t1 = {r.nextLong(), r.nextLong()};
         if (blocks % 3 == 0) {
             t1[1] |= Long.MIN_VALUE; // force the carry on the first step
@@ -75,9 +74,9 @@ class ModeArithmeticTest {
 
     @Test
     void lrwXorEqualsScalar() {
-        ModeArithmetic v = vector();
+        BlockPasses v = vector();
         Random r = new Random(9);
-        long[] mulinc = ModeArithmetic.lrwTable(r.nextLong(), r.nextLong());
+        long[] mulinc = BlockPasses.lrwTable(r.nextLong(), r.nextLong());
         // Starts at every offset into a 4-vector group, and where the index carries into its high
         // half or wraps past 2^128.
         long[][] starts = {{0, 0}, {0, 1}, {0, 3}, {0, 4}, {0, 5}, {0, 8}, {0, 12}, {0, 15}, {0, 16}, {0, 30},
@@ -107,10 +106,10 @@ class ModeArithmeticTest {
             r.nextBytes(a);
             byte[] b = new byte[len + 5];
             System.arraycopy(a, 3, b, 5, len);
-            assertEquals(true, ModeArithmetic.constantTimeEqual(a, 3, b, 5, len), "equal, len=" + len);
+            assertEquals(true, BlockPasses.constantTimeEqual(a, 3, b, 5, len), "equal, len=" + len);
             for (int i = 0; i < len; i++) {
                 b[5 + i] ^= (byte) (1 << r.nextInt(8));
-                assertEquals(false, ModeArithmetic.constantTimeEqual(a, 3, b, 5, len), "byte " + i + " of " + len);
+                assertEquals(false, BlockPasses.constantTimeEqual(a, 3, b, 5, len), "byte " + i + " of " + len);
                 b[5 + i] = a[3 + i];
             }
         }
@@ -118,7 +117,7 @@ class ModeArithmeticTest {
 
     @Test
     void xorEqualsScalar() {
-        ModeArithmetic v = vector();
+        BlockPasses v = vector();
         Random r = new Random(8);
         for (int len = 0; len <= 4096; len += len < 256 ? 16 : 272) {
             byte[] a = new byte[len + 5], b = new byte[len + 9];

@@ -93,11 +93,11 @@ class KernelAllocationTest {
      */
     @org.junit.jupiter.api.Test
     void modeArithmeticAllocatesNothing() {
-        org.vectorjce.internal.mode.ModeArithmetic ops = org.vectorjce.internal.mode.ModeArithmetics.selected();
-        Assumptions.assumeTrue(ops != org.vectorjce.internal.mode.ModeArithmetic.SCALAR, "scalar arithmetic on this JVM");
+        org.vectorjce.internal.mode.BlockPasses ops = org.vectorjce.internal.mode.BlockPasses.selected();
+        Assumptions.assumeTrue(ops != org.vectorjce.internal.mode.BlockPasses.SCALAR, "scalar arithmetic on this JVM");
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
-        long[] table = org.vectorjce.internal.mode.ModeArithmetic.lrwTable(0x0123456789abcdefL, 0x1122334455667788L);
+        long[] table = org.vectorjce.internal.mode.BlockPasses.lrwTable(0x0123456789abcdefL, 0x1122334455667788L);
         byte[] in = new byte[100 * 16];
         byte[] out = new byte[in.length];
         long[] lrw = new long[4];

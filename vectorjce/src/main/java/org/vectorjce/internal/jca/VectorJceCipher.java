@@ -29,8 +29,7 @@ import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.Mode;
-import org.vectorjce.internal.mode.ModeArithmetic;
-import org.vectorjce.internal.mode.ModeArithmetics;
+import org.vectorjce.internal.mode.BlockPasses;
 import org.vectorjce.internal.mode.ModeRules;
 import org.vectorjce.internal.sector.IvGenerator;
 import org.vectorjce.internal.sector.SectorProcessor;
@@ -227,7 +226,7 @@ public final class VectorJceCipher extends CipherSpi {
             }
             boolean sameLength = keyCopy != null && keyCopy.length == k.length;
             if (mode != null && keyFactory == factory && sameLength
-                    && ModeArithmetic.constantTimeEqual(keyCopy, 0, k, 0, k.length)) {
+                    && BlockPasses.constantTimeEqual(keyCopy, 0, k, 0, k.length)) {
                 // Same key and kernel (e.g. sector-by-sector XTS with a new tweak per init): keep
                 // the key schedule, only the IV changes.
             } else if (mode != null && keyFactory == factory && sameLength && mode.rekey(k, enc)) {
@@ -235,7 +234,7 @@ public final class VectorJceCipher extends CipherSpi {
                 // keeps its buffers, tables and the kernel's SunJCE ciphers or native memory.
                 System.arraycopy(k, 0, keyCopy, 0, k.length);
             } else {
-                Mode m = rules.create(k, factory, ModeArithmetics.forSetting(settings.arithmetic()));
+                Mode m = rules.create(k, factory, BlockPasses.forSetting(settings.arithmetic()));
                 if (mode != null) {
                     mode.destroy(); // re-key: wipe the old schedule
                 }

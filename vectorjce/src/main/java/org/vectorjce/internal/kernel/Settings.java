@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code Cipher.init}).
  */
 public final class Settings {
-    /** Which {@code ModeArithmetic} serves the modes' XOR, counter and tweak passes. */
+    /** Which {@code BlockPasses} serves the modes' XOR, counter and tweak passes. */
     public enum Arithmetic {
         /** The vector arithmetic where it runs (Java 25+ with the vector module), else the scalar one. */
         AUTO,

@@ -3,15 +3,18 @@ package org.vectorjce.internal.mode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.Settings;
 
 /**
- * The per-block arithmetic of the modes, apart from the cipher itself: XOR passes, CTR counter
+ * The passes a mode makes over its data besides the cipher itself (its "arithmetic", as the
+ * {@code arithmetic} setting names it): XOR passes, CTR counter
  * blocks, XTS and LRW tweak sequences. This is the named step a Vector API implementation replaces
  * with block-lane code; the modes call only these methods in their hot loops.
  *
  * <p>This base class is the portable scalar implementation (64-bit words). All ranges are trusted.
  */
-public class ModeArithmetic {
+public class BlockPasses {
     public static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     public static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -55,9 +58,9 @@ public class ModeArithmetic {
     }
 
     /** The scalar implementation. */
-    public static final ModeArithmetic SCALAR = new ModeArithmetic();
+    public static final BlockPasses SCALAR = new BlockPasses();
 
-    protected ModeArithmetic() {
+    protected BlockPasses() {
     }
 
     /** Name shown by {@code info}. */
@@ -225,5 +228,66 @@ public class ModeArithmetic {
         state[1] = tLo;
         state[2] = iHi;
         state[3] = iLo;
+    }
+
+    // ---------------------------------------------------------------- which one serves
+
+    /*
+     * Which implementation serves a provider's modes, from its {@code arithmetic} setting and this
+     * JVM's facts: the Vector API one where it runs (Java 25+ with {@code jdk.incubator.vector},
+     * C2, vectors of 256 or 512 bits), else this scalar one. The choice is made when a mode is
+     * created and never changes under it. The vector class is loaded on the first mode that needs
+     * it, not before: an ECB program or a command that never reaches a mode does not pay its class
+     * initialisation.
+     */
+
+
+    /** The vector arithmetic, loaded on first need, or null where it does not run. */
+    private static final class Loaded {
+        static final BlockPasses VECTOR = load();
+        static final String FAILURE = failure;
+    }
+
+    private static String failure;
+
+    private static BlockPasses load() {
+        String why = Kernels.vectorCodeUnavailable();
+        if (why != null) {
+            failure = why;
+            return null;
+        }
+        try {
+            Object v = Class.forName("org.vectorjce.internal.vector.VectorBlockPasses").getMethod("create").invoke(null);
+            if (v == null) {
+                failure = "vectors of 256 to 512 bits with C2 are needed";
+            }
+            return (BlockPasses) v;
+        } catch (ReflectiveOperationException | LinkageError e) {
+            failure = "the vector arithmetic failed to load: " + e;
+            return null;
+        }
+    }
+
+    /** The arithmetic a mode gets under {@code setting}. */
+    public static BlockPasses forSetting(Settings.Arithmetic setting) {
+        if (setting == Settings.Arithmetic.SCALAR) {
+            return BlockPasses.SCALAR;
+        }
+        BlockPasses v = Loaded.VECTOR;
+        return v != null ? v : BlockPasses.SCALAR;
+    }
+
+    /** The arithmetic of the default setting, {@code auto} (what the tests compare with the scalar code). */
+    public static BlockPasses selected() {
+        return forSetting(Settings.Arithmetic.AUTO);
+    }
+
+    /** One line for {@code info} and {@code speed}: what serves under {@code setting}, and why. */
+    public static String describe(Settings.Arithmetic setting) {
+        if (setting == Settings.Arithmetic.SCALAR) {
+            return "scalar (arithmetic=scalar)";
+        }
+        BlockPasses v = Loaded.VECTOR;
+        return v != null ? v.name() : "scalar (" + Loaded.FAILURE + ")";
     }
 }

@@ -23,7 +23,7 @@ final class CbcMode extends Mode {
 
     static final ModeRules RULES = new ModeRules("CBC") {
         @Override
-        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+        public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             return new CbcMode(f.create(key), ops);
         }
 
@@ -43,7 +43,7 @@ final class CbcMode extends Mode {
         }
     };
 
-    CbcMode(BlockKernel kernel, ModeArithmetic ops) {
+    CbcMode(BlockKernel kernel, BlockPasses ops) {
         super(kernel, ops);
     }
 
@@ -136,7 +136,7 @@ final class CbcMode extends Mode {
     }
 
     private void encrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops();
+        BlockPasses ops = ops();
         byte[] c = chain;
         for (int i = 0; i < len; i += BLOCK) {
             ops.xor(in, inOff + i, c, 0, out, outOff + i, BLOCK);
@@ -146,7 +146,7 @@ final class CbcMode extends Mode {
     }
 
     private void decrypt(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops();
+        BlockPasses ops = ops();
         byte[] scratch = this.scratch = scratch(this.scratch, len);
         while (len > 0) {
             int n = Math.min(len, scratch.length);

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * CTR (NIST SP 800-38A §6.5): the 16-byte IV is the first counter block, incremented as one
  * 128-bit big-endian integer kept as two longs, wrapping modulo 2^128 — as SunJCE, Bouncy Castle
  * ({@code SICBlockCipher}) and Linux {@code ctr()} do. Counter blocks for a chunk are built by
- * {@link ModeArithmetic#ctrBlocks} and encrypted in one kernel call. A partial last block keeps its
+ * {@link BlockPasses#ctrBlocks} and encrypted in one kernel call. A partial last block keeps its
  * unused key stream for the next call.
  */
 final class CtrMode extends Mode {
@@ -25,7 +25,7 @@ final class CtrMode extends Mode {
     /** A stream mode: any length, nothing held back (a partial block's key stream waits in {@link #ks}). */
     static final ModeRules RULES = new ModeRules("CTR") {
         @Override
-        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+        public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             return new CtrMode(f.create(key), ops);
         }
 
@@ -45,7 +45,7 @@ final class CtrMode extends Mode {
         }
     };
 
-    CtrMode(BlockKernel kernel, ModeArithmetic ops) {
+    CtrMode(BlockKernel kernel, BlockPasses ops) {
         super(kernel, ops);
         this.whole = kernel.ctrEngine();
     }
@@ -53,8 +53,8 @@ final class CtrMode extends Mode {
     @Override
     public void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
-        ctr[0] = (long) ModeArithmetic.BE64.get(iv, 0);
-        ctr[1] = (long) ModeArithmetic.BE64.get(iv, 8);
+        ctr[0] = (long) BlockPasses.BE64.get(iv, 0);
+        ctr[1] = (long) BlockPasses.BE64.get(iv, 8);
         ksPos = BLOCK;
         Arrays.fill(ks, (byte) 0);
         if (whole != null) {
@@ -77,7 +77,7 @@ final class CtrMode extends Mode {
             whole.process(in, inOff, out, outOff, len);
             return;
         }
-        ModeArithmetic ops = ops();
+        BlockPasses ops = ops();
         if (scratch == null || scratch.length < Math.min(len, CHUNK_BLOCKS * BLOCK)) {
             scratch = scratch(scratch, len);
             keyStream = scratch(keyStream, len);

@@ -9,13 +9,13 @@ import java.util.Arrays;
  * T_j = K2 ⊗ (I + j) in GF(2^128), big-endian bit order ("bbe"), I the 128-bit big-endian index of
  * the first block (the IV). Key = cipher key ‖ 16-byte K2.
  *
- * <p>One multiplication by 8-bit tables per message gives T_0 ({@link ModeArithmetic#lrwTweak}); after
+ * <p>One multiplication by 8-bit tables per message gives T_0 ({@link BlockPasses#lrwTweak}); after
  * that each tweak is one XOR with a precomputed K2 ⊗ (2^(k+1) − 1) (see
- * {@link ModeArithmetic#lrwXor}), as Linux does. Like XTS:
+ * {@link BlockPasses#lrwXor}), as Linux does. Like XTS:
  * tweak XOR for a chunk, one multi-block ECB call, tweak XOR (the tweaks regenerated, not stored).
  */
 final class LrwMode extends TweakedMode {
-    /** The per-key table: see {@link ModeArithmetic#LRW_TABLE_LONGS}. */
+    /** The per-key table: see {@link BlockPasses#LRW_TABLE_LONGS}. */
     private final long[] mulinc;
     /** {tHi, tLo, iHi, iLo}: the current tweak and block index. */
     private final long[] state = new long[4];
@@ -31,7 +31,7 @@ final class LrwMode extends TweakedMode {
     /** Key = cipher key ‖ the 16-byte K2. */
     static final ModeRules RULES = new ModeRules("LRW") {
         @Override
-        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+        public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             byte[] k1 = Arrays.copyOfRange(key, 0, key.length - BLOCK);
             byte[] k2 = Arrays.copyOfRange(key, key.length - BLOCK, key.length);
             try {
@@ -63,9 +63,9 @@ final class LrwMode extends TweakedMode {
         }
     };
 
-    LrwMode(BlockKernel kernel, byte[] k2, ModeArithmetic ops) {
+    LrwMode(BlockKernel kernel, byte[] k2, BlockPasses ops) {
         super(kernel, ops);
-        mulinc = ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(k2, 0), (long) ModeArithmetic.BE64.get(k2, 8));
+        mulinc = BlockPasses.lrwTable((long) BlockPasses.BE64.get(k2, 0), (long) BlockPasses.BE64.get(k2, 8));
     }
 
     /** {@code key} = cipher key ‖ K2: the kernel re-keyed and the K2 table rewritten in place. */
@@ -81,8 +81,8 @@ final class LrwMode extends TweakedMode {
                 Arrays.fill(unitStates, 0);
             }
             wipeWork();
-            ModeArithmetic.lrwTable((long) ModeArithmetic.BE64.get(key, split),
-                    (long) ModeArithmetic.BE64.get(key, split + 8), mulinc);
+            BlockPasses.lrwTable((long) BlockPasses.BE64.get(key, split),
+                    (long) BlockPasses.BE64.get(key, split + 8), mulinc);
             return kernel.rekey(k1);
         } finally {
             Arrays.fill(k1, (byte) 0);
@@ -92,10 +92,10 @@ final class LrwMode extends TweakedMode {
     @Override
     public void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
-        long iHi = (long) ModeArithmetic.BE64.get(iv, 0);
-        long iLo = (long) ModeArithmetic.BE64.get(iv, 8);
+        long iHi = (long) BlockPasses.BE64.get(iv, 0);
+        long iLo = (long) BlockPasses.BE64.get(iv, 8);
         if (!startValid || startState[2] != iHi || startState[3] != iLo) { // the IV is public
-            ModeArithmetic.lrwTweak(mulinc, iHi, iLo, startState);
+            BlockPasses.lrwTweak(mulinc, iHi, iLo, startState);
             startValid = true;
         }
         System.arraycopy(startState, 0, state, 0, 4);
@@ -103,7 +103,7 @@ final class LrwMode extends TweakedMode {
 
     @Override
     public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
-        ModeArithmetic ops = ops();
+        BlockPasses ops = ops();
         byte[] work = this.work = scratch(this.work, len);
         while (len > 0) {
             int n = Math.min(len, work.length);
@@ -134,8 +134,8 @@ final class LrwMode extends TweakedMode {
             unitStates = new long[4 * Math.max(count, 64)];
         }
         for (int u = 0; u < count; u++) {
-            ModeArithmetic.lrwTweak(mulinc, (long) ModeArithmetic.BE64.get(ivs, BLOCK * u),
-                    (long) ModeArithmetic.BE64.get(ivs, BLOCK * u + 8), unitState);
+            BlockPasses.lrwTweak(mulinc, (long) BlockPasses.BE64.get(ivs, BLOCK * u),
+                    (long) BlockPasses.BE64.get(ivs, BLOCK * u + 8), unitState);
             System.arraycopy(unitState, 0, unitStates, 4 * u, 4);
         }
     }

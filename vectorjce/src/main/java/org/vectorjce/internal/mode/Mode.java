@@ -19,10 +19,10 @@ public abstract class Mode {
 
     final BlockKernel kernel;
     /** The XOR, counter and tweak passes, chosen with the kernel from the provider's settings. */
-    private final ModeArithmetic ops;
+    private final BlockPasses ops;
     boolean encrypt;
 
-    Mode(BlockKernel kernel, ModeArithmetic ops) {
+    Mode(BlockKernel kernel, BlockPasses ops) {
         this.kernel = kernel;
         this.ops = ops;
     }
@@ -33,7 +33,7 @@ public abstract class Mode {
     }
 
     /** The mode's arithmetic. */
-    final ModeArithmetic ops() {
+    final BlockPasses ops() {
         return ops;
     }
 
@@ -113,7 +113,7 @@ public abstract class Mode {
     static final class Ecb extends Mode {
         static final ModeRules RULES = new ModeRules("ECB") {
             @Override
-            public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+            public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
                 return new Ecb(f.create(key), ops);
             }
 
@@ -128,7 +128,7 @@ public abstract class Mode {
             }
         };
 
-        Ecb(BlockKernel kernel, ModeArithmetic ops) {
+        Ecb(BlockKernel kernel, BlockPasses ops) {
             super(kernel, ops);
         }
 

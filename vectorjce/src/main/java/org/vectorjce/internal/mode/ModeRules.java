@@ -45,7 +45,7 @@ public abstract class ModeRules {
      * A new mode over kernels from {@code f}, keyed with {@code key} in this mode's layout (its
      * length checked by the caller), its passes on {@code ops}. The caller wipes {@code key}.
      */
-    public abstract Mode create(byte[] key, KernelFactory f, ModeArithmetic ops);
+    public abstract Mode create(byte[] key, KernelFactory f, BlockPasses ops);
 
     /** The whole key's lengths in bytes, in this mode's layout. */
     int[] keyLengths() {

@@ -16,7 +16,7 @@ abstract class TweakedMode extends Mode {
      */
     byte[] work;
 
-    TweakedMode(BlockKernel kernel, ModeArithmetic ops) {
+    TweakedMode(BlockKernel kernel, BlockPasses ops) {
         super(kernel, ops);
     }
 

@@ -8,7 +8,7 @@ import java.util.Arrays;
 /**
  * XTS (IEEE 1619-2007; NIST SP 800-38E), shaped like Linux {@code crypto/xts.c}: for each chunk,
  * the tweaks T_j = E(K2, i)·α^j are generated, XORed in and saved by
- * {@link ModeArithmetic#xtsXorSave}, the whole chunk goes through one multi-block ECB call of the
+ * {@link BlockPasses#xtsXorSave}, the whole chunk goes through one multi-block ECB call of the
  * data kernel, and the saved tweaks are XORed again. Any faster ECB kernel therefore speeds up XTS with no new code.
  *
  * <p>Key = K1 (data) ‖ K2 (tweak); IV = the 16-byte tweak i (dm-crypt {@code plain64}: the sector
@@ -43,7 +43,7 @@ public final class XtsMode extends TweakedMode {
      */
     static final ModeRules RULES = new ModeRules("XTS") {
         @Override
-        public Mode create(byte[] key, KernelFactory f, ModeArithmetic ops) {
+        public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             int half = key.length / 2;
             byte[] k1 = Arrays.copyOfRange(key, 0, half);
             byte[] k2 = Arrays.copyOfRange(key, half, key.length);
@@ -69,7 +69,7 @@ public final class XtsMode extends TweakedMode {
         @Override
         public String encryptionKeyProblem(byte[] key) {
             int half = key.length / 2;
-            return ModeArithmetic.constantTimeEqual(key, 0, key, half, half)
+            return BlockPasses.constantTimeEqual(key, 0, key, half, half)
                     ? "XTS key halves K1 and K2 are equal: refused for encryption (allowed for decryption only)"
                     : null;
         }
@@ -106,7 +106,7 @@ public final class XtsMode extends TweakedMode {
         }
     };
 
-    XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, ModeArithmetic ops) {
+    XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, BlockPasses ops) {
         super(dataKernel, ops);
         this.tweakKernel = tweakKernel;
     }
@@ -140,8 +140,8 @@ public final class XtsMode extends TweakedMode {
         this.encrypt = encrypt;
         if (!startValid || !Arrays.equals(startIv, iv)) { // the IV (tweak) is public
             tweakKernel.encryptBlocks(iv, 0, tmp, 0, 1);
-            startTweak[0] = (long) ModeArithmetic.LE64.get(tmp, 0);
-            startTweak[1] = (long) ModeArithmetic.LE64.get(tmp, 8);
+            startTweak[0] = (long) BlockPasses.LE64.get(tmp, 0);
+            startTweak[1] = (long) BlockPasses.LE64.get(tmp, 8);
             Arrays.fill(tmp, (byte) 0);
             System.arraycopy(iv, 0, startIv, 0, BLOCK);
             startValid = true;
@@ -155,7 +155,7 @@ public final class XtsMode extends TweakedMode {
         // Linux xts.c shape: tweak XOR, one multi-block ECB call, tweak XOR. The first pass
         // generates the tweaks (in vector lanes) and saves them; the second reads them back,
         // which is faster than generating them again, most of all for one sector per init.
-        ModeArithmetic ops = ops();
+        BlockPasses ops = ops();
         byte[] work = this.work = scratch(this.work, len);
         byte[] tw = savedTweaks = scratch(savedTweaks, len);
         while (len > 0) {
@@ -205,8 +205,8 @@ public final class XtsMode extends TweakedMode {
     }
 
     private void setUnitTweak(int u) {
-        unitTweak[0] = (long) ModeArithmetic.LE64.get(unitTweaks, BLOCK * u);
-        unitTweak[1] = (long) ModeArithmetic.LE64.get(unitTweaks, BLOCK * u + 8);
+        unitTweak[0] = (long) BlockPasses.LE64.get(unitTweaks, BLOCK * u);
+        unitTweak[1] = (long) BlockPasses.LE64.get(unitTweaks, BLOCK * u + 8);
     }
 
     /**
@@ -267,7 +267,7 @@ public final class XtsMode extends TweakedMode {
 
     /** dst = Cipher(src ^ T) ^ T for one block, with T at {@code t[tOff..tOff+16)}. */
     private void cryptBlock(byte[] src, int srcOff, byte[] t, int tOff, byte[] dst) {
-        ModeArithmetic ops = ops();
+        BlockPasses ops = ops();
         ops.xor(src, srcOff, t, tOff, one, 0, BLOCK);
         if (encrypt) {
             kernel.encryptBlocks(one, 0, dst, 0, 1);

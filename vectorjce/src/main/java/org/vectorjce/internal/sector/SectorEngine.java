@@ -6,8 +6,7 @@ import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.Mode;
-import org.vectorjce.internal.mode.ModeArithmetic;
-import org.vectorjce.internal.mode.ModeArithmetics;
+import org.vectorjce.internal.mode.BlockPasses;
 import org.vectorjce.internal.mode.ModeRules;
 
 /**
@@ -56,7 +55,7 @@ public final class SectorEngine {
     public static SectorEngine create(String algorithm, String modeName, String ivName, byte[] key, int sectorSize,
             boolean ivLargeSectors, Settings settings) {
         KernelFactory f = Kernels.select(algorithm, settings);
-        ModeArithmetic ops = ModeArithmetics.forSetting(settings.arithmetic());
+        BlockPasses ops = BlockPasses.forSetting(settings.arithmetic());
         ModeRules rules = ModeRules.of(modeName);
         String refusal = rules.encryptionKeyProblem(key);
         Mode m = rules.create(key, f, ops);

@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
-import org.vectorjce.internal.mode.ModeArithmetic;
+import org.vectorjce.internal.mode.BlockPasses;
 
 /**
  * The modes' arithmetic in block lanes, on the preferred vector width: XOR passes a vector at a
@@ -17,7 +17,7 @@ import org.vectorjce.internal.mode.ModeArithmetic;
  * vectors from per-key constants (see {@link #lrwXor}); CTR counters stay on the scalar code of
  * the base class (two stores per block).
  */
-public final class VectorArithmetic extends ModeArithmetic {
+public final class VectorBlockPasses extends BlockPasses {
     private static final VectorSpecies<Byte> BS = ByteVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Long> LS = LongVector.SPECIES_PREFERRED;
     private static final int VLEN = BS.length();
@@ -32,26 +32,26 @@ public final class VectorArithmetic extends ModeArithmetic {
     /** The high half of every 128-bit lane. */
     private static final VectorMask<Long> HIGH = VectorMask.fromLong(LS, 0xAAAAAAAAAAAAAAAAL);
 
-    private VectorArithmetic() {
+    private VectorBlockPasses() {
     }
 
     /**
      * The vector arithmetic, or null when it should not be used here (no C2, or vectors narrower
      * than 256 bits, where one 128-bit lane per vector gains nothing, or wider than 512).
      */
-    public static ModeArithmetic create() {
+    public static BlockPasses create() {
         // Above 512 bits an LRW group would outgrow the table's 16 lane constants.
-        return VectorSupport.unavailableReason(256, false) == null && LS.vectorBitSize() <= 512 ? new VectorArithmetic() : null;
+        return VectorSupport.unavailableReason(256, false) == null && LS.vectorBitSize() <= 512 ? new VectorBlockPasses() : null;
     }
 
     /**
      * Runs the XOR, XTS and LRW passes of {@code a} on 8 KiB of dummy data until C2 has had
      * enough calls and loop iterations to compile them; returns the number of calls.
      */
-    static int warmUp(ModeArithmetic a) {
+    static int warmUp(BlockPasses a) {
         final int bytes = 8192, calls = 3000;
         byte[] in = new byte[bytes], out = new byte[bytes], tw = new byte[bytes];
-        long[] lrw = ModeArithmetic.lrwTable(0x0123456789abcdefL, 0x7edcba9876543210L);
+        long[] lrw = BlockPasses.lrwTable(0x0123456789abcdefL, 0x7edcba9876543210L);
         long[] t = {1, 0}, state = {1, 2, 0, -3L};
         for (int i = 0; i < calls; i++) {
             a.xtsXorSave(t, in, 0, out, 0, bytes / 16, tw, 0);
@@ -194,14 +194,14 @@ public final class VectorArithmetic extends ModeArithmetic {
         long gHi = state[2], iLo = state[3];
         int s = (int) iLo & (STEP - 1); // blocks into the group
         long gLo = iLo - s;
-        long tHi = state[0] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * s]; // T_G
-        long tLo = state[1] ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * s + 1];
-        long kStepHi = mulinc[ModeArithmetic.LRW_BYTES + 2 * STEP], kStepLo = mulinc[ModeArithmetic.LRW_BYTES + 2 * STEP + 1];
+        long tHi = state[0] ^ mulinc[BlockPasses.LRW_BYTES + 2 * s]; // T_G
+        long tLo = state[1] ^ mulinc[BlockPasses.LRW_BYTES + 2 * s + 1];
+        long kStepHi = mulinc[BlockPasses.LRW_BYTES + 2 * STEP], kStepLo = mulinc[BlockPasses.LRW_BYTES + 2 * STEP + 1];
         long stepHi = mulinc[2 * (LOG_STEP - 1)], stepLo = mulinc[2 * (LOG_STEP - 1) + 1];
-        LongVector c0 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * s);
-        LongVector c1 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * (s + L));
-        LongVector c2 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * (s + 2 * L));
-        LongVector c3 = LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * (s + 3 * L));
+        LongVector c0 = LongVector.fromArray(LS, mulinc, BlockPasses.LRW_LANES + 2 * s);
+        LongVector c1 = LongVector.fromArray(LS, mulinc, BlockPasses.LRW_LANES + 2 * (s + L));
+        LongVector c2 = LongVector.fromArray(LS, mulinc, BlockPasses.LRW_LANES + 2 * (s + 2 * L));
+        LongVector c3 = LongVector.fromArray(LS, mulinc, BlockPasses.LRW_LANES + 2 * (s + 3 * L));
         // Lanes of vector v whose block lies in the next group: s + vL + (lane's block) >= STEP.
         VectorMask<Long> m0 = PAIR_INDEX.compare(VectorOperators.GE, STEP - s);
         VectorMask<Long> m1 = PAIR_INDEX.compare(VectorOperators.GE, STEP - s - L);
@@ -234,7 +234,7 @@ public final class VectorArithmetic extends ModeArithmetic {
             LongVector tb = LongVector.broadcast(LS, Long.reverseBytes(nHi ^ kStepHi)).blend(Long.reverseBytes(nLo ^ kStepLo), HIGH);
             for (; blocks >= L; blocks -= L, pos += L, inOff += VLEN, outOff += VLEN) {
                 LongVector t = ta.blend(tb, PAIR_INDEX.compare(VectorOperators.GE, STEP - pos))
-                        .lanewise(VectorOperators.XOR, LongVector.fromArray(LS, mulinc, ModeArithmetic.LRW_LANES + 2 * pos));
+                        .lanewise(VectorOperators.XOR, LongVector.fromArray(LS, mulinc, BlockPasses.LRW_LANES + 2 * pos));
                 ByteVector.fromArray(BS, in, inOff).lanewise(VectorOperators.XOR, t.reinterpretAsBytes()).intoArray(out, outOff);
             }
             if (pos >= STEP) { // the next block is in the next group: T_(G+STEP) ⊕ K2⊗(pos − STEP)
@@ -245,8 +245,8 @@ public final class VectorArithmetic extends ModeArithmetic {
                 gHi += gLo == 0 ? 1 : 0;
             }
         }
-        state[0] = tHi ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * pos];
-        state[1] = tLo ^ mulinc[ModeArithmetic.LRW_BYTES + 2 * pos + 1];
+        state[0] = tHi ^ mulinc[BlockPasses.LRW_BYTES + 2 * pos];
+        state[1] = tLo ^ mulinc[BlockPasses.LRW_BYTES + 2 * pos + 1];
         state[2] = gHi;
         state[3] = gLo + pos;
         if (blocks > 0) {

@@ -49,10 +49,10 @@ public final class VectorKernels {
         if (unavailableReason(TwofishVec512.NAME) == null) {
             b.append("twofish-vec512-16way batch: ").append(Twofish16Path.warmUp());
         }
-        org.vectorjce.internal.mode.ModeArithmetic a = VectorArithmetic.create();
+        org.vectorjce.internal.mode.BlockPasses a = VectorBlockPasses.create();
         if (a != null) {
             b.append(b.length() == 0 ? "" : "; ").append("mode arithmetic ").append(a.name()).append(": ")
-                    .append(VectorArithmetic.warmUp(a)).append(" calls");
+                    .append(VectorBlockPasses.warmUp(a)).append(" calls");
         }
         return b.length() == 0 ? "nothing to warm up on this JVM" : b.toString();
     }
