@@ -19,6 +19,12 @@ import org.vectorjce.volumes.kdf.HashAlgorithm;
 sealed interface Layout permits Luks1Layout, Luks2Layout {
     LuksInfo info();
 
+    /**
+     * {@code cryptsetup luksDump}'s sections for this header, read from {@code device} ({@code
+     * only}: that key slot alone, null for all), before {@link LuksInfo#luksDump} adds the warnings.
+     */
+    void luksDump(StringBuilder b, String device, Integer only) throws VolumeException;
+
     /** The payload's cipher (refused here when unsupported, before any KDF runs). */
     VolumeCipher payloadCipher() throws VolumeException;
 

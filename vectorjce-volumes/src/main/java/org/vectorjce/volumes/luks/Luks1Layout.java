@@ -34,6 +34,11 @@ final class Luks1Layout implements Layout {
     private final LuksInfo info;
     private final long payloadSize;
 
+    @Override
+    public void luksDump(StringBuilder b, String device, Integer only) {
+        info.luks1Dump(b, device, h, only);
+    }
+
     Luks1Layout(Luks1Header h, Image header, Image data) {
         this.h = h;
         this.header = header;

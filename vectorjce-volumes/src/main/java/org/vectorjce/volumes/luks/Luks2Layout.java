@@ -44,8 +44,17 @@ final class Luks2Layout implements Layout {
     private final Luks2Metadata.Digest digest;
     private final long payloadSize;
 
+    /** The JSON area of the header copy this layout was read from: the newest, unless its metadata is invalid. */
+    private final String json;
+
+    @Override
+    public void luksDump(StringBuilder b, String device, Integer only) throws CorruptHeaderException {
+        info.luks2Dump(b, json, only);
+    }
+
     Luks2Layout(Luks2Header hdr, Luks2Metadata m, Image header, Image data) throws CorruptHeaderException {
         this.m = m;
+        this.json = hdr.json;
         this.header = header;
         this.segment = m.segment();
         this.digest = m.digestOfSegment(segment.id());

@@ -179,25 +179,13 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
                 SeekableByteChannel h = header == null ? null : Files.newByteChannel(header, StandardOpenOption.READ)) {
             Image data = new Image(d, image.toString());
             Image hdr = h == null ? data : new Image(h, header.toString());
-            LuksInfo info = LuksVolume.layout(hdr, data).info();
+            Layout layout = LuksVolume.layout(hdr, data);
+            LuksInfo info = layout.info();
             if (keySlot != null && info.keySlot(keySlot).isEmpty()) {
                 throw new VolumeException("Key slot " + keySlot + " is not active");
             }
             StringBuilder b = new StringBuilder();
-            if (info.version == 1) {
-                info.luks1Dump(b, (header != null ? header : image).toString(), Luks1Header.read(hdr, data), keySlot);
-            } else {
-                // the copy the layout used: the newest, unless its metadata is invalid
-                Luks2Header used = Luks2Header.read(hdr);
-                try {
-                    Luks2Metadata.parse(used, hdr.size, data.size, hdr != data);
-                } catch (CorruptHeaderException e) {
-                    if (used.other != null) {
-                        used = used.other;
-                    }
-                }
-                info.luks2Dump(b, object(Json.parse(used.json)), keySlot);
-            }
+            layout.luksDump(b, (header != null ? header : image).toString(), keySlot);
             for (String w : info.warnings) {
                 b.append("Warning: ").append(w).append('\n');
             }
@@ -206,7 +194,7 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
     }
 
     /** cryptsetup's {@code LUKS_dump} (lib/luks1/keymanage.c). */
-    private void luks1Dump(StringBuilder b, String device, Luks1Header h, Integer only) {
+    void luks1Dump(StringBuilder b, String device, Luks1Header h, Integer only) {
         b.append("LUKS header information for ").append(device).append("\n\n");
         b.append("Version:       \t1\n");
         b.append("Cipher name:   \t").append(h.cipherName).append('\n');
@@ -242,7 +230,9 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
      * and token handlers' dump functions), from the validated JSON {@code root}: ids in numeric
      * order, as cryptsetup walks them.
      */
-    private void luks2Dump(StringBuilder b, Map<String, Object> root, Integer only) throws CorruptHeaderException {
+    /** cryptsetup's LUKS2 dump (lib/luks2/luks2_json_metadata.c) of the metadata copy {@code json}. */
+    void luks2Dump(StringBuilder b, String json, Integer only) throws CorruptHeaderException {
+        Map<String, Object> root = object(Json.parse(json));
         b.append("LUKS header information\n");
         b.append("Version:       \t2\n");
         b.append("Epoch:         \t").append(Long.toUnsignedString(epoch)).append('\n');
