@@ -99,10 +99,9 @@ declare -A cs_median
     echo "tc_5-sha512-xts-aes unhinted ${args:+$args }: median ours $(echo "$all" | median) s"
   done
   echo "## (c) payload read, $mib MiB, one thread (round 0 of each JVM is a warm-up, not shown); -Dvectorjce.arithmetic=vector -Dvectorjce.twofish16.path=fused"
-  # Both sides on the same code in every round: by default the mode arithmetic switches to the
-  # vector one after 4 GiB and the 16-way Twofish kernel to its fused batch after 1 GiB (each
-  # after a warm-up on another thread), which would land inside this run and slow or favour
-  # whichever side ran then.
+  # Both sides on the same code in every round: the vector mode arithmetic (the default where it
+  # runs) and the 16-way Twofish kernel's fused batch, which by default serves only after
+  # VectorJce.warmUp() and here serves from the first call.
   "$java" --add-modules jdk.incubator.vector -Dvectorjce.arithmetic=vector -Dvectorjce.twofish16.path=fused -cp "$jar:$tests" org.vectorjce.volumes.tcrypt.TcryptPayloadBench "$mib" "$rounds" 2>&1 \
     | grep -v '^WARNING: Using incubator modules'
   echo "# load after: $(uptime | sed 's/.*load/load/')"

@@ -7,7 +7,7 @@ import java.util.Random;
  * ALG-XTS encryption with one init and one doFinal per data unit of UNIT bytes (as a disk layer
  * calls a cipher per sector), 512-bit key, on one thread, 6 rounds of 1 s in this JVM; prints the
  * last three. Run with -Dvectorjce.arithmetic=scalar and =vector to compare the two mode
- * arithmetics in steady state (by default a JVM serves the scalar one until 4 GiB and a warm-up):
+ * arithmetics in steady state (the default, auto, is the vector one wherever it runs):
  *
  *   java --add-modules jdk.incubator.vector -Dvectorjce.arithmetic=scalar \
  *       -cp vectorjce/target/vectorjce-0.1.0-SNAPSHOT.jar bench/arithmetic/PerSector.java AES 4096
