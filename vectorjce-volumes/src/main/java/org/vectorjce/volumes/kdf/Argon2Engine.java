@@ -90,11 +90,6 @@ final class Argon2Engine {
         }
     }
 
-    /** The vector compression this JVM can run, or null (the tests compare it with the scalar one). */
-    static Argon2Kernel vectorKernel() {
-        return VECTOR;
-    }
-
     /**
      * The compression a derivation of {@code work} (memory KiB x passes) runs under {@code c}: the
      * vector one (never when this JVM lacks it) or null for the scalar one.

@@ -51,7 +51,7 @@ class Argon2EngineTest {
      */
     @Test
     void vectorCompressionThroughout() {
-        Argon2Kernel v = Argon2Engine.vectorKernel();
+        Argon2Kernel v = Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.VECTOR, 1);
         Assumptions.assumeTrue(v != null, "no vector compression in this JVM (" + Argon2Engine.kernel() + ")");
         byte[] pw = filled(27, 0x61), salt = filled(32, 0);
         for (int type : new int[] {Argon2Engine.ARGON2_ID, Argon2Engine.ARGON2_I}) {
@@ -67,7 +67,7 @@ class Argon2EngineTest {
 
     /** The scalar compression (null) and the vector one where this JVM has it. */
     private static List<Argon2Kernel> kernels() {
-        Argon2Kernel v = Argon2Engine.vectorKernel();
+        Argon2Kernel v = Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.VECTOR, 1);
         return v == null ? Arrays.asList((Argon2Kernel) null) : Arrays.asList(null, v);
     }
 

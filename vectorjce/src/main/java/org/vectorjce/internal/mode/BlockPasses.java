@@ -277,10 +277,6 @@ public class BlockPasses {
         return v != null ? v : BlockPasses.SCALAR;
     }
 
-    /** The arithmetic of the default setting, {@code auto} (what the tests compare with the scalar code). */
-    public static BlockPasses selected() {
-        return forSetting(Settings.Arithmetic.AUTO);
-    }
 
     /** One line for {@code info} and {@code speed}: what serves under {@code setting}, and why. */
     public static String describe(Settings.Arithmetic setting) {

@@ -369,31 +369,6 @@ public sealed class TwofishTable extends BlockKernel permits TwofishTable.TwoWay
         };
     }
 
-    /** K0..K39 of {@code key} (a fresh copy; for the internals test). */
-    static int[] subkeysForTest(byte[] key) {
-        TwofishTable t = new TwofishTable("test", key);
-        int[] copy = t.k.clone();
-        t.destroy();
-        return copy;
-    }
-
-    /** S_0..S_{k-1} of {@code key} in the order the submission's ecb_ival.txt lists them. */
-    static int[] sboxKeysForTest(byte[] key) {
-        int[] s = new int[key.length / 8];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = rsEncode(key, 8 * i);
-        }
-        return s;
-    }
-
-    /** Copies of the four key-dependent S-box×MDS tables of {@code key} (for the internals test). */
-    static int[][] tablesForTest(byte[] key) {
-        TwofishTable t = new TwofishTable("test", key);
-        int[][] copy = {t.t0.clone(), t.t1.clone(), t.t2.clone(), t.t3.clone()};
-        t.destroy();
-        return copy;
-    }
-
     // ---- block encryption ----
 
     @Override

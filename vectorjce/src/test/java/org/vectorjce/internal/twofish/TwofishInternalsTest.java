@@ -97,13 +97,13 @@ class TwofishInternalsTest {
                 assertEquals(listed, word, what + " key word M" + i);
             }
 
-            int[] product = TwofishTable.subkeysForTest(k.key());
+            int[] product = subkeys(k.key());
             int[] expected = k.subkeys().stream().mapToInt(Integer::intValue).toArray();
             assertArrayEquals(expected, product, "K0..K39 of " + what);
             subkeysChecked += expected.length;
 
             int[] sFile = k.sboxKeys().stream().mapToInt(Integer::intValue).toArray();
-            assertArrayEquals(sFile, TwofishTable.sboxKeysForTest(k.key()), "product S-box keys of " + what);
+            assertArrayEquals(sFile, sboxKeys(k.key()), "product S-box keys of " + what);
             assertArrayEquals(sFile, Spec.sboxKeys(k.key()), "test-side RS S-box keys of " + what);
         }
         assertTrue(subkeysChecked > 0, "no subkeys parsed from " + IVAL);
@@ -140,7 +140,7 @@ class TwofishInternalsTest {
         for (byte[] key : keys) {
             String what = (key.length * 8) + "-bit key";
             int[] l = Spec.sboxKeyList(key); // (S_{k-1}, ..., S_0)
-            int[][] t = TwofishTable.tablesForTest(key);
+            int[][] t = tables(key);
             for (int j = 0; j < 4; j++) {
                 for (int x = 0; x < 256; x++) {
                     int s = Spec.sbox(j, x, l);
@@ -436,5 +436,30 @@ class TwofishInternalsTest {
             }
             return mds(y);
         }
+    }
+
+    /** K0..K39 the kernel's key schedule builds for {@code key}. */
+    private static int[] subkeys(byte[] key) {
+        TwofishTable t = new TwofishTable("test", key);
+        int[] copy = t.k.clone();
+        t.destroy();
+        return copy;
+    }
+
+    /** S_0..S_{k-1} as the kernel's RS code computes them, in the order ecb_ival.txt lists them. */
+    private static int[] sboxKeys(byte[] key) {
+        int[] s = new int[key.length / 8];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = TwofishTable.rsEncode(key, 8 * i);
+        }
+        return s;
+    }
+
+    /** Copies of the kernel's four key-dependent S-box×MDS tables for {@code key}. */
+    private static int[][] tables(byte[] key) {
+        TwofishTable t = new TwofishTable("test", key);
+        int[][] copy = {t.t0.clone(), t.t1.clone(), t.t2.clone(), t.t3.clone()};
+        t.destroy();
+        return copy;
     }
 }
