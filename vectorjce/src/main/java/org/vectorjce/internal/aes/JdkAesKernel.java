@@ -22,6 +22,13 @@ import javax.crypto.spec.IvParameterSpec;
  * {@link #ctrEngine()} (SunJCE's CTR counter is ours: the whole 16-byte block as a wrapping
  * big-endian integer); serial CBC encryption gains most.
  *
+ * <p>Decryption of many blocks goes through SunJCE's CBC decryption where HotSpot has no
+ * multi-block ECB stub ({@link Platform#ecbStubUnavailable}: every x86 CPU without AVX-512 VAES),
+ * which decrypts four blocks at a time where its ECB decrypts one: CBC gives D(C_i) ⊕ C_(i-1),
+ * and XORing C_(i-1) back gives D(C_i). SunJCE's CBC runs on as one stream across calls, so
+ * C_(-1) of a call is the last block of the one before ({@link #chain}). Encryption has no such
+ * way round: SunJCE's only multi-block encryption stubs there (CTR, GCM) encrypt counters.
+ *
  * <p>Available only when the AES intrinsics are on, read from the HotSpot flag; without them
  * SunJCE runs a table implementation no better than {@code aes-table}. Constant-time as far as the
  * hardware AES instructions are.
@@ -72,6 +79,12 @@ public final class JdkAesKernel extends BlockKernel {
      * decrypt; CBC and CTR through their stream engines never use either).
      */
     private Cipher enc, dec;
+    /** {@link #dec} is SunJCE's CBC decryption, not its ECB (see the class comment). */
+    private static final boolean DECRYPT_THROUGH_CBC = Platform.ecbStubUnavailable() != null;
+    /** CBC decryption: the last ciphertext block SunJCE's CBC has read (its chaining value), zero at first. */
+    private final byte[] chain = new byte[BLOCK];
+    /** CBC decryption in place: the input, kept to XOR back; made on the first in-place call. */
+    private byte[] copy;
     /** Counts re-keys: a stream engine keyed under an older generation re-initialises at its start. */
     private int generation;
 
@@ -97,7 +110,7 @@ public final class JdkAesKernel extends BlockKernel {
                 enc.init(Cipher.ENCRYPT_MODE, key);
             }
             if (dec != null) {
-                dec.init(Cipher.DECRYPT_MODE, key);
+                initDec(dec);
             }
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SunJCE AES/ECB rejected a key", e);
@@ -114,9 +127,32 @@ public final class JdkAesKernel extends BlockKernel {
 
     private Cipher dec() {
         if (dec == null) {
-            dec = ecb(Cipher.DECRYPT_MODE);
+            if (DECRYPT_THROUGH_CBC) {
+                try {
+                    dec = Cipher.getInstance("AES/CBC/NoPadding", sunJce());
+                } catch (GeneralSecurityException e) {
+                    throw new IllegalStateException("SunJCE AES/CBC unavailable", e);
+                }
+                initDec(dec);
+            } else {
+                dec = ecb(Cipher.DECRYPT_MODE);
+            }
         }
         return dec;
+    }
+
+    /** Keys {@link #dec} with the current key: CBC from a zero chaining value. */
+    private void initDec(Cipher c) {
+        try {
+            if (DECRYPT_THROUGH_CBC) {
+                c.init(Cipher.DECRYPT_MODE, key, new IvParameterSpec(new byte[BLOCK]));
+                Arrays.fill(chain, (byte) 0);
+            } else {
+                c.init(Cipher.DECRYPT_MODE, key);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SunJCE AES rejected a key", e);
+        }
     }
 
     private Cipher ecb(int opmode) {
@@ -136,7 +172,47 @@ public final class JdkAesKernel extends BlockKernel {
 
     @Override
     public void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        run(dec(), in, inOff, out, outOff, blocks);
+        if (!DECRYPT_THROUGH_CBC) {
+            run(dec(), in, inOff, out, outOff, blocks);
+            return;
+        }
+        Cipher c = dec();
+        if (in != out || inOff != outOff) {
+            // Disjoint ranges (the contract's other case): the input stays readable.
+            run(c, in, inOff, out, outOff, blocks);
+            unchain(in, inOff, out, outOff, blocks);
+            return;
+        }
+        // In place: keep each piece of the input to XOR back.
+        int want = Math.min(blocks, STREAM_PIECE / BLOCK) * BLOCK;
+        if (copy == null || copy.length < want) {
+            copy = new byte[want];
+        }
+        for (int done = 0; done < blocks; ) {
+            int n = Math.min(blocks - done, copy.length / BLOCK);
+            int off = inOff + done * BLOCK;
+            System.arraycopy(in, off, copy, 0, n * BLOCK);
+            run(c, copy, 0, out, off, n);
+            unchain(copy, 0, out, off, n);
+            done += n;
+        }
+    }
+
+    /**
+     * out_i ^= in_(i-1) for the {@code blocks} blocks SunJCE's CBC just decrypted from {@code in}
+     * into {@code out} (disjoint), in_(-1) being {@link #chain}; then the chain is in's last block.
+     */
+    private void unchain(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        if (blocks == 0) {
+            return;
+        }
+        xor16(out, outOff, chain, out, outOff);
+        for (int i = 1; i < blocks; i++) {
+            int o = outOff + i * BLOCK, p = inOff + (i - 1) * BLOCK;
+            LE64.set(out, o, (long) LE64.get(out, o) ^ (long) LE64.get(in, p));
+            LE64.set(out, o + 8, (long) LE64.get(out, o + 8) ^ (long) LE64.get(in, p + 8));
+        }
+        System.arraycopy(in, inOff + (blocks - 1) * BLOCK, chain, 0, BLOCK);
     }
 
     private static void run(Cipher c, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
@@ -308,6 +384,11 @@ public final class JdkAesKernel extends BlockKernel {
         }
         if (dec != null) {
             wipe(dec);
+        }
+        // Ciphertext only, but nothing of a destroyed kernel is left behind.
+        Arrays.fill(chain, (byte) 0);
+        if (copy != null) {
+            Arrays.fill(copy, (byte) 0);
         }
         key.destroy();
     }

@@ -93,6 +93,7 @@ public final class Platform {
                 "Tiered", "-Xint", "-Xcomp", "UseCompiler", "CompilationMode", "-client", "EnableJVMCI", "C1");
         static final boolean AT_DEFAULTS_FOR_AES = flagsAtDefaults(CMDLINE, System.getenv(), "AES");
         static final boolean AT_DEFAULTS_FOR_SSE = flagsAtDefaults(CMDLINE, System.getenv(), "UseSSE");
+        static final boolean AT_DEFAULTS_FOR_AVX = flagsAtDefaults(CMDLINE, System.getenv(), "UseAVX");
 
         private static String read() {
             try {
@@ -135,6 +136,47 @@ public final class Platform {
                 }
             }
             return new String[] {null, "UseAESIntrinsics/UseAES cannot be read (jdk.management absent or not HotSpot)"};
+        }
+    }
+
+    /**
+     * On x86, why HotSpot gives SunJCE's {@code AES/ECB} no multi-block stub here, or null where
+     * it does or this cannot be told (other architectures, an OS that lists no CPU features).
+     * HotSpot generates its ECB stubs only where AVX-512 VAES runs ({@code UseAVX} 3 and the CPU's
+     * {@code vaes}, {@code avx512vl} and {@code avx512dq}; {@code StubGenerator::generate_aes_stubs}
+     * in {@code stubGenerator_x86_64_aes.cpp}); elsewhere ECB is one single-block AES call per
+     * block, while its CBC decryption stub decrypts four blocks at a time. Decided once.
+     */
+    public static String ecbStubUnavailable() {
+        return EcbFact.VALUE;
+    }
+
+    private static final class EcbFact {
+        static final String VALUE = decide();
+
+        private static String decide() {
+            String arch = System.getProperty("os.arch", "");
+            if (!arch.equals("amd64") && !arch.equals("x86_64")) {
+                return null;
+            }
+            for (String flag : new String[] {"vaes", "avx512vl", "avx512dq"}) {
+                Feature f = cpuFeature(flag);
+                if (!f.known()) {
+                    return null;
+                }
+                if (!f.present()) {
+                    return "the CPU has no " + flag + " (from " + f.source() + ")";
+                }
+            }
+            if (JvmArgs.AT_DEFAULTS_FOR_AVX) {
+                return null; // UseAVX at its default: 3 on such a CPU
+            }
+            String v = vmOption("UseAVX");
+            try {
+                return v != null && Integer.parseInt(v) < 3 ? "UseAVX is " + v : null;
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
     }
 
