@@ -152,31 +152,42 @@ public final class Platform {
     }
 
     private static final class EcbFact {
-        static final String VALUE = decide();
+        // An anonymous class, not a lambda: no invokedynamic bootstrap on the first decryption.
+        static final String VALUE = ecbStubProblem(CpuInfo.FACTS, System.getProperty("os.arch", ""),
+                JvmArgs.AT_DEFAULTS_FOR_AVX, new java.util.function.Supplier<String>() {
+                    @Override
+                    public String get() {
+                        return vmOption("UseAVX");
+                    }
+                });
+    }
 
-        private static String decide() {
-            String arch = System.getProperty("os.arch", "");
-            if (!arch.equals("amd64") && !arch.equals("x86_64")) {
+    /**
+     * The decision of {@link #ecbStubUnavailable} from the CPU facts, the architecture, whether
+     * {@code UseAVX} is at its default, and how to read it otherwise (testable with fake inputs).
+     */
+    static String ecbStubProblem(CpuFacts facts, String arch, boolean avxAtDefault,
+            java.util.function.Supplier<String> useAvx) {
+        if (!arch.equals("amd64") && !arch.equals("x86_64")) {
+            return null;
+        }
+        for (String flag : new String[] {"vaes", "avx512vl", "avx512dq"}) {
+            Feature f = facts.feature(flag);
+            if (!f.known()) {
                 return null;
             }
-            for (String flag : new String[] {"vaes", "avx512vl", "avx512dq"}) {
-                Feature f = cpuFeature(flag);
-                if (!f.known()) {
-                    return null;
-                }
-                if (!f.present()) {
-                    return "the CPU has no " + flag + " (from " + f.source() + ")";
-                }
+            if (!f.present()) {
+                return "the CPU has no " + flag + " (from " + f.source() + ")";
             }
-            if (JvmArgs.AT_DEFAULTS_FOR_AVX) {
-                return null; // UseAVX at its default: 3 on such a CPU
-            }
-            String v = vmOption("UseAVX");
-            try {
-                return v != null && Integer.parseInt(v) < 3 ? "UseAVX is " + v : null;
-            } catch (NumberFormatException e) {
-                return null;
-            }
+        }
+        if (avxAtDefault) {
+            return null; // UseAVX at its default: 3 on such a CPU
+        }
+        String v = useAvx.get();
+        try {
+            return v != null && Integer.parseInt(v) < 3 ? "UseAVX is " + v : null;
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

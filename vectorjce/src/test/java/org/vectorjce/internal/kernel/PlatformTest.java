@@ -25,6 +25,22 @@ class PlatformTest {
     }
 
     @Test
+    void sunJceEcbStubOnlyWithAvx512Vaes() {
+        String zen4 = "model name\t: AMD EPYC 9R14\nflags\t\t: fpu avx2 avx512f avx512dq avx512bw avx512vl vaes\n";
+        String avx2 = "model name\t: AMD EPYC\nflags\t\t: fpu avx2 aes vaes vpclmulqdq\n";
+        Platform.CpuFacts full = Platform.parse(zen4, null, "amd64");
+        assertEquals(null, Platform.ecbStubProblem(full, "amd64", true, () -> "3"));
+        assertEquals(null, Platform.ecbStubProblem(full, "amd64", false, () -> "3"));
+        assertEquals("UseAVX is 2", Platform.ecbStubProblem(full, "amd64", false, () -> "2"));
+        assertEquals(null, Platform.ecbStubProblem(full, "amd64", false, () -> null), "unreadable: as before");
+        assertEquals("the CPU has no avx512vl (from /proc/cpuinfo)",
+                Platform.ecbStubProblem(Platform.parse(avx2, null, "amd64"), "amd64", true, () -> "2"));
+        assertEquals(null, Platform.ecbStubProblem(Platform.parse(avx2, null, "aarch64"), "aarch64", true, () -> null));
+        assertEquals(null, Platform.ecbStubProblem(Platform.parse(null, null, "amd64"), "amd64", true, () -> null),
+                "no OS facts: ECB as before");
+    }
+
+    @Test
     void macSysctl() {
         Platform.CpuFacts f = Platform.parse(null, MAC, "x86_64");
         assertEquals("Intel(R) Core(TM) i9-10910 CPU @ 3.60GHz", f.model());
