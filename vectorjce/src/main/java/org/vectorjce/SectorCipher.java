@@ -26,7 +26,8 @@ import org.vectorjce.internal.sector.SectorEngine;
  * {@code lrw}, {@code cbc} or {@code ecb}; IV generator as {@link SectorParameterSpec} lists them
  * (XTS {@code plain}, {@code plain64}, {@code plain64be}, {@code null}; LRW {@code benbi},
  * {@code plain64be}, {@code plain64}, {@code null}; CBC {@code essiv:sha256}, {@code plain},
- * {@code plain64}, {@code null}). As in dm-crypt, {@code aes} alone and {@code aes-plain} mean
+ * {@code plain64}, {@code null}, and here only, not through {@code SectorParameterSpec},
+ * {@code eboiv}: BitLocker's encrypted byte offset, dm-crypt's {@code crypt_iv_eboiv_gen}). As in dm-crypt, {@code aes} alone and {@code aes-plain} mean
  * {@code aes-cbc-plain}, {@code ecb} takes no IV generator (one given is ignored, as QEMU's
  * {@code aes-ecb-plain64}), and any other mode without one is refused. Sector {@code s} has the
  * IV of sector number {@code s} when {@code ivLargeSectors}, else of {@code s × sectorSize / 512}

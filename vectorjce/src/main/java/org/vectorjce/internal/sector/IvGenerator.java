@@ -39,14 +39,36 @@ public abstract class IvGenerator {
 
     /**
      * Which generators a dm-crypt cipher specification may name with a mode: those of
-     * {@link #allowed}, and for LRW also {@code plain64} (dm-crypt's {@code lrw-plain64}, which
-     * gives plain64's bytes to {@code lrw()} as its block index; QEMU and cryptsetup write it).
+     * {@link #allowed}, for LRW also {@code plain64} (dm-crypt's {@code lrw-plain64}, which
+     * gives plain64's bytes to {@code lrw()} as its block index; QEMU and cryptsetup write it),
+     * and for CBC also {@code eboiv} (BitLocker's, which cryptsetup maps as {@code aes-cbc-eboiv};
+     * only the sector API takes it, since it needs the sector size the JCA's spec path does not
+     * hand to {@link #create(String, byte[], KernelFactory)}).
      */
     public static String[] allowedInSpecs(String mode) {
         if (mode.equals("LRW")) {
             return new String[] {"benbi", "plain64be", "null", "plain64"};
         }
+        if (mode.equals("CBC")) {
+            return new String[] {"essiv:sha256", "plain", "plain64", "null", "eboiv"};
+        }
         return allowed(mode);
+    }
+
+    /** Whether the generator {@code name} needs the cipher key (ESSIV hashes it, EBOIV encrypts with it). */
+    public static boolean needsKey(String name) {
+        return name.startsWith("essiv") || name.equals("eboiv");
+    }
+
+    /**
+     * {@link #create(String, byte[], KernelFactory)} for sectors of {@code sectorSize} bytes: the
+     * size matters to {@code eboiv} only, which encrypts the sector's byte offset.
+     */
+    public static IvGenerator create(String name, byte[] key, KernelFactory f, int sectorSize) {
+        if (name.equals("eboiv")) {
+            return new Eboiv(key, f, sectorSize);
+        }
+        return create(name, key, f);
     }
 
     /**
@@ -99,6 +121,47 @@ public abstract class IvGenerator {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * eboiv ("encrypted byte-offset IV", dm-crypt's {@code crypt_iv_eboiv_gen}, Linux 5.6): the IV is
+     * E_K(LE64(n · sectorSize) ‖ 0^64) under the data key K itself — dm-crypt CBC-encrypts one zero
+     * block with that 16-byte value as its IV, which is the same single block encryption. BitLocker
+     * (Windows 8 and later, AES-CBC without the diffuser) takes the sector's byte offset as its IV
+     * seed; with dm-crypt's {@code iv_large_sectors} n counts sectors of {@code sectorSize}, so
+     * n · sectorSize is that offset.
+     */
+    private static final class Eboiv extends IvGenerator {
+        private final BlockKernel cipher;
+        private final long sectorSize;
+
+        Eboiv(byte[] key, KernelFactory f, int sectorSize) {
+            this.cipher = f.create(key);
+            this.sectorSize = sectorSize;
+        }
+
+        @Override
+        public String name() {
+            return "eboiv";
+        }
+
+        @Override
+        public void fill(long n0, long step, int count, byte[] out, int off) {
+            Arrays.fill(out, off, off + BLOCK * count, (byte) 0);
+            long n = n0;
+            for (int i = 0, o = off; i < count; i++, n += step, o += BLOCK) {
+                long v = n * sectorSize;
+                for (int b = 0; b < 8; b++) {
+                    out[o + b] = (byte) (v >>> (8 * b));
+                }
+            }
+            cipher.encryptBlocks(out, off, out, off, count); // the batch's IVs in one multi-block call
+        }
+
+        @Override
+        public void destroy() {
+            cipher.destroy();
         }
     }
 

@@ -62,8 +62,8 @@ public final class SectorEngine {
         IvGenerator g = null;
         try {
             if (ivName != null) {
-                // ESSIV hashes the whole cipher key; the others take no key.
-                g = IvGenerator.create(ivName, ivName.startsWith("essiv") ? key : null, f);
+                // ESSIV hashes the whole cipher key, EBOIV encrypts with it; the others take no key.
+                g = IvGenerator.create(ivName, IvGenerator.needsKey(ivName) ? key : null, f, sectorSize);
             }
         } catch (RuntimeException e) {
             m.destroy();
