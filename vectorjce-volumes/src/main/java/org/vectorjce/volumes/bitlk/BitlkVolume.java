@@ -51,10 +51,10 @@ import org.vectorjce.volumes.internal.AesCcm;
  * <p>Opening reads and checks the FVE metadata ({@link FveMetadata}), then tries the VMK
  * protectors the secrets given can open, in this order (cryptsetup's {@code BITLK_get_volume_key}
  * tries them in the metadata's order; this order runs the 2^20-round stretch only for a secret
- * that can match): a clear key (no secret); a startup key ({@code .BEK} file) whose GUID names the
- * VMK; a recovery password (48 digits in 8 groups, each divisible by 11 and below 720,896; a
- * passphrase of that form is tried as one first); the password (UTF-16LE, SHA-256 twice, then
- * {@link Stretch}). Each protector's key opens the VMK with AES-CCM ({@link AesCcm}); the VMK then
+ * that can match): a startup key ({@code .BEK} file) whose GUID names the VMK; a recovery password
+ * (48 digits in 8 groups, each divisible by 11 and below 720,896; a passphrase of that form is tried
+ * as one first); the password (UTF-16LE, SHA-256 twice, then {@link Stretch}); last a clear key
+ * (a volume whose protection is suspended or that is being decrypted), which needs no secret. Each protector's key opens the VMK with AES-CCM ({@link AesCcm}); the VMK then
  * opens the metadata's validation record, whose SHA-256 of the metadata block must match, and
  * the FVEK. TPM, TPM+PIN and smart-card protectors cannot be used here: when nothing opened, the
  * message names them and points to the recovery password. {@link Builder#volumeKey} takes the
@@ -400,15 +400,6 @@ public final class BitlkVolume implements Closeable {
                 throw new VolumeException(badPassphraseEncoding);
             }
             String notRecovery = null;
-            for (Vmk v : m.vmks) {
-                if (v.protection == Protection.CLEAR_KEY && v.clearKey != null) {
-                    byte[] f = tryVmk(m, v, v.clearKey.clone());
-                    if (f != null) {
-                        opener[0] = "clear key " + v.guid;
-                        return f;
-                    }
-                }
-            }
             if (startupKey != null) {
                 for (Vmk v : m.vmks) {
                     if (v.protection == Protection.STARTUP_KEY) {
@@ -475,6 +466,16 @@ public final class BitlkVolume implements Closeable {
                     throw new IllegalStateException("SHA-256 unavailable", e);
                 } finally {
                     Arrays.fill(utf16, (byte) 0);
+                }
+            }
+            // the clear key last: a secret given is checked first, so openedWith() names it when it opens
+            for (Vmk v : m.vmks) {
+                if (v.protection == Protection.CLEAR_KEY && v.clearKey != null) {
+                    byte[] f = tryVmk(m, v, v.clearKey.clone());
+                    if (f != null) {
+                        opener[0] = "clear key " + v.guid;
+                        return f;
+                    }
                 }
             }
             throw new WrongPassphraseException(failure(m, notRecovery));
