@@ -49,12 +49,13 @@ public final class BitlkCommand {
     }
 
     private final InputStream stdin;
-    private final PrintStream out;
+    private final PrintStream out, err;
     private final Console console;
 
-    public BitlkCommand(InputStream stdin, PrintStream out, Console console) {
+    public BitlkCommand(InputStream stdin, PrintStream out, PrintStream err, Console console) {
         this.stdin = stdin;
         this.out = out;
+        this.err = err;
         this.console = console;
     }
 
@@ -78,7 +79,11 @@ public final class BitlkCommand {
             if (o.volumeKeyFile != null || !keyFiles.isEmpty()) {
                 throw new UsageException("info --type bitlk reads no secret unless --dump-volume-key");
             }
-            out.print(BitlkVolume.info(image).dump(image.toString(), ZoneId.systemDefault()));
+            BitlkInfo info = BitlkVolume.info(image);
+            for (String w : info.warnings()) {
+                err.println("WARNING: " + w + ".");   // a bad copy, skipped for the next valid one
+            }
+            out.print(info.dump(image.toString(), ZoneId.systemDefault()));
             return Exits.OK;
         }
         if (dumpKey && !quiet) {

@@ -248,7 +248,7 @@ public final class VolumeMain implements Callable<Integer> {
         }
 
         BitlkCommand bk() {
-            return new BitlkCommand(stdin, out, console);
+            return new BitlkCommand(stdin, out, err, console);
         }
 
         /** Runs the verb as {@code --type tcrypt}, or checks the options for LUKS and returns false. */

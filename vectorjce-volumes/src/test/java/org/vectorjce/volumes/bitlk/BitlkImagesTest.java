@@ -127,8 +127,11 @@ class BitlkImagesTest {
                 return;
             }
             if (name.contains("partially-encrypted")) {
+                // its conversion states read 4/4 (done) but its header has the encrypt-on-write GUID, for
+                // which cryptsetup's _activate_check refuses it; it also holds a clear key (protection suspended)
+                assertTrue(v.info().protectors().stream().anyMatch(x -> x.protection().endsWith("clear key")));
                 UnsupportedVolumeException u = assertThrows(UnsupportedVolumeException.class, v::payload);
-                assertTrue(u.getMessage().contains("partially encrypted or decrypted"), u.getMessage());
+                assertTrue(u.getMessage().contains("type 'encrypt-on-write'"), u.getMessage());
                 assertEquals("", expected, "cryptsetup gives no SHA-256 for " + name);
                 return;
             }
@@ -136,6 +139,13 @@ class BitlkImagesTest {
                 UnsupportedVolumeException u = assertThrows(UnsupportedVolumeException.class, v::payload);
                 assertTrue(u.getMessage().contains("Elephant diffuser"), u.getMessage());
                 return;
+            }
+            if (name.endsWith("-crc")) {
+                // the image with damaged metadata copies: the third is used, the two bad ones reported
+                assertEquals(List.of("FVE metadata copy 0 at byte 35213312 is invalid: CRC-32 mismatch",
+                        "FVE metadata copy 1 at byte 46256128 is invalid: CRC-32 mismatch"), v.info().warnings());
+            } else {
+                assertEquals(List.of(), v.info().warnings(), name);
             }
             SeekableByteChannel p = v.payload();
             assertEquals(im.size(), p.size(), name + ": the device is as large as the image");
