@@ -21,8 +21,8 @@ import org.vectorjce.volumes.internal.SectorPayload;
  * </ul>
  * IVs count sectors of the volume's sector size (cryptsetup sets {@code iv_large_sectors} for
  * 4096-byte sectors): sector number = the byte offset in the image / sector size. One
- * {@link SectorCipher} of the provider's sector API does every run ({@code aes-xts-plain64} or
- * {@code aes-cbc-eboiv}); a run that crosses a segment boundary is split there. Not thread-safe;
+ * {@link SectorCipher} of the provider's sector API does every run ({@code aes-xts-plain64},
+ * {@code aes-cbc-eboiv} or {@code aes-cbc-elephant}); a run that crosses a segment boundary is split there. Not thread-safe;
  * closing wipes the key schedules and leaves the image open (the volume owns it).
  */
 final class BitlkPayload extends SectorPayload {

@@ -62,10 +62,10 @@ import org.vectorjce.volumes.internal.AesCcm;
  * does.
  *
  * <p>The payload ({@link BitlkPayload}) is laid out as cryptsetup maps the volume: AES-XTS
- * ({@code aes-xts-plain64}) or AES-CBC with dm-crypt's {@code eboiv}, on the provider's sector API.
- * Volumes with the Elephant diffuser (Windows Vista and 7 defaults, {@code aes-cbc-elephant}) open
- * and give their key, but {@link #payload()} refuses them; so it does for partially encrypted and
- * encrypt-on-write volumes, which cryptsetup does not activate ({@link BitlkInfo#activationProblem}).
+ * ({@code aes-xts-plain64}), AES-CBC with dm-crypt's {@code eboiv}, or AES-CBC with the Elephant
+ * diffuser (Windows Vista and 7, {@code aes-cbc-elephant}), on the provider's sector API.
+ * {@link #payload()} refuses partially encrypted and encrypt-on-write volumes, which cryptsetup
+ * does not activate ({@link BitlkInfo#activationProblem}); they still open and give their key.
  *
  * <p>Errors: {@link WrongPassphraseException} when no protector opened, {@link CorruptHeaderException}
  * for metadata that breaks the format or does not fit the image (the message names the field),
@@ -166,18 +166,14 @@ public final class BitlkVolume implements Closeable {
      * The plaintext device, read-only, from position 0 (one channel per volume: a second call returns
      * a new one and closes the first). Closing the volume closes it.
      *
-     * @throws UnsupportedVolumeException for a partially encrypted or encrypt-on-write volume, or the
-     *     Elephant diffuser (the message says which)
+     * @throws UnsupportedVolumeException for a partially encrypted or encrypt-on-write volume (the
+     *     message says which)
      */
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
         ensureOpen();
         String problem = info.activationProblem();
         if (problem != null) {
             throw new UnsupportedVolumeException(problem);
-        }
-        if (info.mode().equals("cbc-elephant")) {
-            throw new UnsupportedVolumeException("The payload of BitLocker's AES-CBC with the Elephant diffuser"
-                    + " (Windows Vista and 7, aes-cbc-elephant) is not read yet; the volume key is available");
         }
         if (!(provider instanceof VectorJceProvider vp)) {
             throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");

@@ -58,7 +58,17 @@ public final class SectorEngine {
         ModeArithmetic ops = ModeArithmetics.forSetting(settings.arithmetic());
         boolean equal = modeName.equals("XTS") && ModeArithmetic.constantTimeEqual(key, 0, key, key.length / 2,
                 key.length / 2);
-        Mode m = Mode.create(modeName, key, f, ops);
+        // elephant: the mode takes the first half of the key, the generator the whole (its sector key is the second half)
+        boolean split = ivName != null && IvGenerator.splitsKey(ivName);
+        byte[] modeKey = split ? Arrays.copyOf(key, key.length / 2) : key;
+        Mode m;
+        try {
+            m = Mode.create(modeName, modeKey, f, ops);
+        } finally {
+            if (split) {
+                Arrays.fill(modeKey, (byte) 0);
+            }
+        }
         IvGenerator g = null;
         try {
             if (ivName != null) {
@@ -99,6 +109,20 @@ public final class SectorEngine {
         if (ivs == null) {
             // ECB: no IVs, the sectors are independent blocks anyway.
             mode.process(in, inOff, out, outOff, count * size);
+            return;
+        }
+        if (ivs.transformsData()) {
+            // elephant: the diffuser runs after CBC decryption and before CBC encryption, in out
+            if (encrypt) {
+                if (in != out || inOff != outOff) {
+                    System.arraycopy(in, inOff, out, outOff, count * size);
+                }
+                ivs.beforeEncrypt(out, outOff, size, count, sector * step, step);
+                run(mode, ivs, sector * step, step, size, batchIvs, out, outOff, out, outOff, count);
+            } else {
+                run(mode, ivs, sector * step, step, size, batchIvs, in, inOff, out, outOff, count);
+                ivs.afterDecrypt(out, outOff, size, count, sector * step, step);
+            }
             return;
         }
         run(mode, ivs, sector * step, step, size, batchIvs, in, inOff, out, outOff, count);
