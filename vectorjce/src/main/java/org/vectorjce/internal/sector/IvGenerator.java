@@ -293,27 +293,33 @@ public abstract class IvGenerator {
             Arrays.fill(ks, (byte) 0);
         }
 
+        private static final java.lang.invoke.VarHandle LE32 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
         private static int le32(byte[] b, int o) {
-            return (b[o] & 0xff) | (b[o + 1] & 0xff) << 8 | (b[o + 2] & 0xff) << 16 | (b[o + 3] & 0xff) << 24;
+            return (int) LE32.get(b, o);
         }
 
         private static void put32(byte[] b, int o, int v) {
-            b[o] = (byte) v;
-            b[o + 1] = (byte) (v >>> 8);
-            b[o + 2] = (byte) (v >>> 16);
-            b[o + 3] = (byte) (v >>> 24);
+            LE32.set(b, o, v);
         }
 
         // Diffuser A: 5 passes, rotations 9, 0, 13, 0, word i mixed with words i - 2 and i - 5 (mod n).
         // Diffuser B: 3 passes, rotations 0, 10, 0, 25, with words i + 2 and i + 5 (mod n). As in
         // dm-crypt's diffuser_{a,b}_{de,en}crypt; n is a multiple of 4, so each loop step does 4 words.
+        // The decryptions are the read path: the words whose neighbours wrap around are done apart
+        // (the first 8 of A, the last 8 of B), the rest four at a time without index arithmetic.
         static void diffuserADecrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 5; r++) {
-                for (int i = 0; i < n; i++) {
-                    int i2 = Math.floorMod(i - 2, n), i3 = Math.floorMod(i - 5, n);
-                    int rot = ROT_A[i & 3];
-                    d[i] += d[i2] ^ Integer.rotateLeft(d[i3], rot);
+                for (int i = 0; i < 8; i++) {
+                    d[i] += d[Math.floorMod(i - 2, n)] ^ Integer.rotateLeft(d[Math.floorMod(i - 5, n)], ROT_A[i & 3]);
+                }
+                for (int i = 8; i < n; i += 4) {
+                    d[i] += d[i - 2] ^ Integer.rotateLeft(d[i - 5], 9);
+                    d[i + 1] += d[i - 1] ^ d[i - 4];
+                    d[i + 2] += d[i] ^ Integer.rotateLeft(d[i - 3], 13);
+                    d[i + 3] += d[i + 1] ^ d[i - 2];
                 }
             }
         }
@@ -331,9 +337,14 @@ public abstract class IvGenerator {
         static void diffuserBDecrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 3; r++) {
-                for (int i = 0; i < n; i++) {
-                    int i2 = (i + 2) % n, i3 = (i + 5) % n;
-                    d[i] += d[i2] ^ Integer.rotateLeft(d[i3], ROT_B[i & 3]);
+                for (int i = 0; i < n - 8; i += 4) {
+                    d[i] += d[i + 2] ^ d[i + 5];
+                    d[i + 1] += d[i + 3] ^ Integer.rotateLeft(d[i + 6], 10);
+                    d[i + 2] += d[i + 4] ^ d[i + 7];
+                    d[i + 3] += d[i + 5] ^ Integer.rotateLeft(d[i + 8], 25);
+                }
+                for (int i = n - 8; i < n; i++) {
+                    d[i] += d[(i + 2) % n] ^ Integer.rotateLeft(d[(i + 5) % n], ROT_B[i & 3]);
                 }
             }
         }
