@@ -201,6 +201,11 @@ public final class BitlkVolume implements Closeable {
         }
         closed = true;
         Arrays.fill(fvek, (byte) 0);
+        for (Vmk v : meta.vmks) {
+            if (v.clearKey != null) {
+                Arrays.fill(v.clearKey, (byte) 0);   // stored unprotected on the disk, still key material here
+            }
+        }
         if (payload != null) {
             payload.close();
         }

@@ -339,7 +339,8 @@ final class FveMetadata {
         m.guid = guid(b, 80);
         m.encryption = u16(b, 100);
         long ft = u64(b, 104);
-        m.creationTime = Long.divideUnsigned(ft - 116444736000000000L, 10000000L);
+        // signed: a hostile FILETIME stays within what Instant and the dump's date can show
+        m.creationTime = (ft - 116444736000000000L) / 10000000L;
         long msize = u32(b, 64);
         if (msize < METADATA_HEADER + 4 || msize > FVE_AREA || BLOCK_HEADER + msize > b.length) {
             throw new CorruptHeaderException("BitLocker FVE metadata size " + msize + " does not fit its "

@@ -44,7 +44,12 @@ class BitlkBadInputTest {
 
     /** Writes {@code b} at byte {@code off} of copy {@code i}'s block, and its CRC-32 again when {@code fixCrc}. */
     private static void patch(BitlkImages.Image im, int i, int off, byte[] b, boolean fixCrc) throws IOException {
-        int real = blockSize(im, i);
+        patch(im, i, off, b, fixCrc, blockSize(im, i));
+    }
+
+    /** As above, the CRC-32 over {@code real} bytes (the block's size before any mutation changed it). */
+    private static void patch(BitlkImages.Image im, int i, int off, byte[] b, boolean fixCrc, int real)
+            throws IOException {
         im.patch(COPIES[i] + off, b);
         if (fixCrc) {
             CRC32 c = new CRC32();
@@ -214,10 +219,11 @@ class BitlkBadInputTest {
             for (int k = 0; k < n; k++) {
                 byte[] b = new byte[1 + r.nextInt(3)];
                 r.nextBytes(b);
-                patch(im, 0, 64 + r.nextInt(real - 64 - b.length), b, true);
+                patch(im, 0, 8 + r.nextInt(real - 8 - b.length), b, true, real);
             }
             try {
-                BitlkVolume.info(im.channel(), NAME);
+                BitlkInfo info = BitlkVolume.info(im.channel(), NAME);
+                assertTrue(info.dump(NAME, java.time.ZoneOffset.UTC).startsWith("Info for BITLK device"));
             } catch (VolumeException expected) {
                 assertTrue(expected.getMessage() != null && !expected.getMessage().isEmpty());
             } catch (RuntimeException x) {
