@@ -1,8 +1,9 @@
 /**
- * VectorJCE volumes: LUKS1 and LUKS2 volumes (open, format, key-slot changes) and TrueCrypt/VeraCrypt
- * volumes (read-only) on top of the VectorJCE provider.
+ * VectorJCE volumes: LUKS1 and LUKS2 volumes (open, format, key-slot changes), TrueCrypt/VeraCrypt
+ * and BitLocker volumes (read-only) on top of the VectorJCE provider.
  *
  * <p>The API is {@link org.vectorjce.volumes.luks.LuksVolume}, {@link org.vectorjce.volumes.tcrypt.TcryptVolume},
+ * {@link org.vectorjce.volumes.bitlk.BitlkVolume},
  * the formatters and their information records, and the exceptions. The key derivation
  * ({@code kdf}), the shared channel and key helpers ({@code internal}) and the {@code volume}
  * command ({@code tool}) are not exported; the command's package is open to picocli, which reads
@@ -21,6 +22,7 @@ module org.vectorjce.volumes {
     exports org.vectorjce.volumes;
     exports org.vectorjce.volumes.luks;
     exports org.vectorjce.volumes.tcrypt;
+    exports org.vectorjce.volumes.bitlk;
 
     opens org.vectorjce.volumes.tool to info.picocli;
 }

@@ -26,7 +26,10 @@ import org.vectorjce.internal.sector.SectorEngine;
  * {@code lrw}, {@code cbc} or {@code ecb}; IV generator as {@link SectorParameterSpec} lists them
  * (XTS {@code plain}, {@code plain64}, {@code plain64be}, {@code null}; LRW {@code benbi},
  * {@code plain64be}, {@code plain64}, {@code null}; CBC {@code essiv:sha256}, {@code plain},
- * {@code plain64}, {@code null}). As in dm-crypt, {@code aes} alone and {@code aes-plain} mean
+ * {@code plain64}, {@code null}, and here only, not through {@code SectorParameterSpec},
+ * {@code eboiv}: BitLocker's encrypted byte offset, dm-crypt's {@code crypt_iv_eboiv_gen}, and
+ * {@code elephant}: eboiv plus BitLocker's Elephant diffuser, AES only, the key being the CBC key ‖
+ * the sector key of the same size). As in dm-crypt, {@code aes} alone and {@code aes-plain} mean
  * {@code aes-cbc-plain}, {@code ecb} takes no IV generator (one given is ignored, as QEMU's
  * {@code aes-ecb-plain64}), and any other mode without one is refused. Sector {@code s} has the
  * IV of sector number {@code s} when {@code ivLargeSectors}, else of {@code s × sectorSize / 512}
@@ -107,7 +110,20 @@ public final class SectorCipher implements AutoCloseable {
         if (key == null) {
             throw new InvalidKeyException("No key given");
         }
-        checkKeyLength(p[0], p[1], key.length);
+        if (p[2] != null && IvGenerator.splitsKey(p[2])) {
+            // dm-crypt's elephant: AES only (its sector key is an ecb(aes) key), key = CBC key ‖ sector key
+            if (!p[0].equals("AES")) {
+                throw new InvalidAlgorithmParameterException("'" + cipherSpec + "': the elephant IV generator is "
+                        + "AES-only, as in dm-crypt");
+            }
+            if (key.length % 2 != 0) {
+                throw new InvalidKeyException("An elephant key is the CBC key and the sector key, of equal sizes: "
+                        + key.length + " bytes");
+            }
+            checkKeyLength(p[0], p[1], key.length / 2);
+        } else {
+            checkKeyLength(p[0], p[1], key.length);
+        }
         byte[] k = key.clone();
         try {
             SectorEngine e = SectorEngine.create(p[0], p[1], p[2], k, sectorSize, ivLargeSectors,

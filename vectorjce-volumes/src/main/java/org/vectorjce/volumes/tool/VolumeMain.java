@@ -52,6 +52,7 @@ import picocli.CommandLine.Spec;
  * volume remove-key IMAGE [--key-file F] [--key-slot N] [--header F] [-q] [-v]
  * volume change-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
  * volume info|test|decrypt --type tcrypt ...   (TrueCrypt/VeraCrypt: {@link TcryptCommand})
+ * volume info|test|decrypt --type bitlk ...    (BitLocker: {@link BitlkCommand})
  * volume help [VERB] | --help | --version
  * </pre>
  *
@@ -74,7 +75,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false, synopsisSubcommandLabel = "VERB", commandListHeading = "%nVerbs:%n",
         description = {"LUKS1/LUKS2 and TrueCrypt/VeraCrypt volumes in pure Java, named and behaving as cryptsetup "
                 + "where they overlap. A LUKS volume's version is read from its header; info, test and decrypt "
-                + "read TrueCrypt/VeraCrypt volumes with --type tcrypt."},
+                + "read TrueCrypt/VeraCrypt volumes with --type tcrypt and BitLocker volumes with --type bitlk."},
         footerHeading = "%nSecrets:%n",
         footer = {"The existing passphrase is the --key-file's bytes (-: all of standard input), else the first "
                 + "line of standard input when it is not a terminal, else a prompt without echo. Each verb's "
@@ -211,7 +212,7 @@ public final class VolumeMain implements Callable<Integer> {
      */
     abstract class Typed extends Verb {
         @Option(names = {"--type", "-M"}, paramLabel = "TYPE", description = "luks (default: LUKS1 or LUKS2, as the "
-                + "header says), luks1, luks2, or tcrypt (TrueCrypt/VeraCrypt).")
+                + "header says), luks1, luks2, tcrypt (TrueCrypt/VeraCrypt) or bitlk (BitLocker).")
         String type = "luks";
         @Option(names = "--header", paramLabel = "FILE", description = "A detached header (LUKS); the header's "
                 + "image (--type tcrypt, e.g. the drive of a system partition).")
@@ -227,6 +228,28 @@ public final class VolumeMain implements Callable<Integer> {
         Integer threads;
         @ArgGroup(exclusive = false, validate = false, heading = "%nTrueCrypt/VeraCrypt (with --type tcrypt):%n")
         TcryptCommand.Options tcrypt;
+        @ArgGroup(exclusive = false, validate = false, heading = "%nBitLocker (with --type bitlk; --key-file F.BEK is a "
+                + "startup key; the passphrase on standard input may be the password or a recovery password):%n")
+        BitlkCommand.Options bitlk;
+
+        /** Whether the verb runs as {@code --type bitlk} (after checking the options it takes). */
+        boolean bitlk() throws UsageException {
+            if (!type.equals("bitlk")) {
+                if (bitlk != null) {
+                    throw new UsageException("--volume-key-file is read with --type bitlk only");
+                }
+                return false;
+            }
+            if (keySlot != null || header != null || threads != null || tcrypt != null) {
+                throw new UsageException("--type bitlk takes no --key-slot, --header, --threads, --hash, --cipher,"
+                        + " --tcrypt-* or --veracrypt-* option");
+            }
+            return true;
+        }
+
+        BitlkCommand bk() {
+            return new BitlkCommand(stdin, out, err, console);
+        }
 
         /** Runs the verb as {@code --type tcrypt}, or checks the options for LUKS and returns false. */
         boolean tcrypt() throws UsageException {
@@ -248,7 +271,7 @@ public final class VolumeMain implements Callable<Integer> {
                     }
                     return false;
                 }
-                default -> throw new UsageException("--type " + type + ": luks, luks1, luks2 or tcrypt");
+                default -> throw new UsageException("--type " + type + ": luks, luks1, luks2, tcrypt or bitlk");
             }
         }
 
@@ -262,7 +285,8 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     @Command(name = "info", aliases = {"luksDump", "tcryptDump"}, sortOptions = false,
-            description = {"The header, laid out as cryptsetup luksDump (LUKS) or tcryptDump (--type tcrypt) prints it. "
+            description = {"The header, laid out as cryptsetup luksDump (LUKS), tcryptDump (--type tcrypt) or bitlkDump (--type "
+                    + "bitlk) prints it. "
                     + "Nothing is unlocked unless --dump-volume-key (--type tcrypt: the password opens the header "
                     + "first)."})
     final class Info extends Typed {
@@ -276,6 +300,9 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (bitlk()) {
+                return bk().execute("info", image, null, bitlk, keyFiles, dumpKey, quiet);
+            }
             if (tcrypt()) {
                 return tc().execute("info", image, null, tcrypt, keyFiles, header, threads, dumpKey, quiet);
             }
@@ -293,6 +320,9 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (bitlk()) {
+                return bk().execute("test", image, null, bitlk, keyFiles, false, false);
+            }
             if (tcrypt()) {
                 return tc().execute("test", image, null, tcrypt, keyFiles, header, threads, false, false);
             }
@@ -316,6 +346,9 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (bitlk()) {
+                return bk().execute("decrypt", image, target, bitlk, keyFiles, false, false);
+            }
             if (tcrypt()) {
                 return tc().execute("decrypt", image, target, tcrypt, keyFiles, header, threads, false, false);
             }

@@ -27,6 +27,31 @@ public abstract class IvGenerator {
     public void destroy() {
     }
 
+    /**
+     * Whether this generator also transforms the data around the mode ({@code elephant}): then
+     * {@link #afterDecrypt} runs on each sector after the mode decrypts it and {@link #beforeEncrypt}
+     * before the mode encrypts it, as dm-crypt's {@code post} and {@code ENCRYPT_PREPROCESS} hooks.
+     */
+    public boolean transformsData() {
+        return false;
+    }
+
+    /** Undoes the data transform on {@code count} sectors of {@code size} bytes at {@code b[off..]}, IV numbers {@code n0 + i·step}. */
+    public void afterDecrypt(byte[] b, int off, int size, int count, long n0, long step) {
+    }
+
+    /** Applies the data transform to {@code count} sectors of {@code size} bytes at {@code b[off..]}, IV numbers {@code n0 + i·step}. */
+    public void beforeEncrypt(byte[] b, int off, int size, int count, long n0, long step) {
+    }
+
+    /**
+     * Whether the generator takes the second half of the key as its own (dm-crypt's
+     * {@code key_extra_size}: {@code elephant}'s sector key), the mode the first half.
+     */
+    public static boolean splitsKey(String name) {
+        return name.equals("elephant");
+    }
+
     /** Which generators a mode takes: XTS, LRW, CBC (NoPadding). */
     public static String[] allowed(String mode) {
         return switch (mode) {
@@ -39,14 +64,40 @@ public abstract class IvGenerator {
 
     /**
      * Which generators a dm-crypt cipher specification may name with a mode: those of
-     * {@link #allowed}, and for LRW also {@code plain64} (dm-crypt's {@code lrw-plain64}, which
-     * gives plain64's bytes to {@code lrw()} as its block index; QEMU and cryptsetup write it).
+     * {@link #allowed}, for LRW also {@code plain64} (dm-crypt's {@code lrw-plain64}, which
+     * gives plain64's bytes to {@code lrw()} as its block index; QEMU and cryptsetup write it),
+     * and for CBC also {@code eboiv} and {@code elephant} (BitLocker's, which cryptsetup maps as
+     * {@code aes-cbc-eboiv} and {@code aes-cbc-elephant}; only the sector API takes them, since they
+     * need the sector size the JCA's spec path does not hand to
+     * {@link #create(String, byte[], KernelFactory)}, and elephant also transforms the data).
      */
     public static String[] allowedInSpecs(String mode) {
         if (mode.equals("LRW")) {
             return new String[] {"benbi", "plain64be", "null", "plain64"};
         }
+        if (mode.equals("CBC")) {
+            return new String[] {"essiv:sha256", "plain", "plain64", "null", "eboiv", "elephant"};
+        }
         return allowed(mode);
+    }
+
+    /** Whether the generator {@code name} needs the cipher key (ESSIV hashes it, EBOIV encrypts with it). */
+    public static boolean needsKey(String name) {
+        return name.startsWith("essiv") || name.equals("eboiv") || name.equals("elephant");
+    }
+
+    /**
+     * {@link #create(String, byte[], KernelFactory)} for sectors of {@code sectorSize} bytes: the
+     * size matters to {@code eboiv} only, which encrypts the sector's byte offset.
+     */
+    public static IvGenerator create(String name, byte[] key, KernelFactory f, int sectorSize) {
+        if (name.equals("eboiv")) {
+            return new Eboiv(key, f, sectorSize);
+        }
+        if (name.equals("elephant")) {
+            return new Elephant(key, f, sectorSize);
+        }
+        return create(name, key, f);
     }
 
     /**
@@ -99,6 +150,223 @@ public abstract class IvGenerator {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * eboiv ("encrypted byte-offset IV", dm-crypt's {@code crypt_iv_eboiv_gen}, Linux 5.6): the IV is
+     * E_K(LE64(n · sectorSize) ‖ 0^64) under the data key K itself — dm-crypt CBC-encrypts one zero
+     * block with that 16-byte value as its IV, which is the same single block encryption. BitLocker
+     * (Windows 8 and later, AES-CBC without the diffuser) takes the sector's byte offset as its IV
+     * seed; with dm-crypt's {@code iv_large_sectors} n counts sectors of {@code sectorSize}, so
+     * n · sectorSize is that offset.
+     */
+    private static final class Eboiv extends IvGenerator {
+        private final BlockKernel cipher;
+        private final long sectorSize;
+
+        Eboiv(byte[] key, KernelFactory f, int sectorSize) {
+            this.cipher = f.create(key);
+            this.sectorSize = sectorSize;
+        }
+
+        @Override
+        public String name() {
+            return "eboiv";
+        }
+
+        @Override
+        public void fill(long n0, long step, int count, byte[] out, int off) {
+            Arrays.fill(out, off, off + BLOCK * count, (byte) 0);
+            long n = n0;
+            for (int i = 0, o = off; i < count; i++, n += step, o += BLOCK) {
+                long v = n * sectorSize;
+                for (int b = 0; b < 8; b++) {
+                    out[o + b] = (byte) (v >>> (8 * b));
+                }
+            }
+            cipher.encryptBlocks(out, off, out, off, count); // the batch's IVs in one multi-block call
+        }
+
+        @Override
+        public void destroy() {
+            cipher.destroy();
+        }
+    }
+
+    /**
+     * elephant (dm-crypt's {@code crypt_iv_elephant}, Linux 5.9): BitLocker's AES-CBC with the
+     * Elephant diffuser (Windows Vista and 7; Niels Ferguson, "AES-CBC + Elephant diffuser", Microsoft,
+     * 2006). The key is the CBC key ‖ the sector key K_s, of equal sizes. The IV is eboiv's under the
+     * CBC key. After CBC decryption each sector, read as little-endian 32-bit words, goes through
+     * diffuser B's and then diffuser A's decryption (3 and 5 passes of the word mixing below), and is
+     * xored with the 32-byte sector key E_Ks(e) ‖ E_Ks(e'), where e = LE64(n · sectorSize) ‖ 0^64 and
+     * e' is e with its last byte 0x80; encryption runs the same steps backwards before CBC.
+     */
+    private static final class Elephant extends IvGenerator {
+        private final Eboiv eboiv;
+        private final BlockKernel sectorKey;
+        private final long sectorSize;
+        private final byte[] ks = new byte[2 * BLOCK];
+        private int[] words = new int[0];
+
+        Elephant(byte[] key, KernelFactory f, int sectorSize) {
+            int half = key.length / 2;
+            byte[] k1 = Arrays.copyOfRange(key, 0, half), k2 = Arrays.copyOfRange(key, half, key.length);
+            try {
+                eboiv = new Eboiv(k1, f, sectorSize);
+                sectorKey = f.create(k2);
+            } finally {
+                Arrays.fill(k1, (byte) 0);
+                Arrays.fill(k2, (byte) 0);
+            }
+            this.sectorSize = sectorSize;
+        }
+
+        @Override
+        public String name() {
+            return "elephant";
+        }
+
+        @Override
+        public void fill(long n0, long step, int count, byte[] out, int off) {
+            eboiv.fill(n0, step, count, out, off);
+        }
+
+        @Override
+        public boolean transformsData() {
+            return true;
+        }
+
+        /** The 32-byte sector key of IV sector number {@code n} into {@link #ks}. */
+        private void sectorKey(long n) {
+            Arrays.fill(ks, (byte) 0);
+            long e = n * sectorSize;
+            for (int b = 0; b < 8; b++) {
+                ks[b] = (byte) (e >>> (8 * b));
+                ks[BLOCK + b] = (byte) (e >>> (8 * b));
+            }
+            ks[2 * BLOCK - 1] = (byte) 0x80;
+            sectorKey.encryptBlocks(ks, 0, ks, 0, 2);
+        }
+
+        private int[] words(int size) {
+            if (words.length != size / 4) {
+                words = new int[size / 4];
+            }
+            return words;
+        }
+
+        @Override
+        public void afterDecrypt(byte[] b, int off, int size, int count, long n0, long step) {
+            int[] d = words(size);
+            for (int s = 0; s < count; s++, off += size) {
+                for (int i = 0; i < d.length; i++) {
+                    d[i] = le32(b, off + 4 * i);
+                }
+                diffuserBDecrypt(d);
+                diffuserADecrypt(d);
+                sectorKey(n0 + s * step);
+                for (int i = 0; i < d.length; i++) {
+                    put32(b, off + 4 * i, d[i] ^ le32(ks, (4 * i) & 31));
+                }
+            }
+            Arrays.fill(d, 0);
+            Arrays.fill(ks, (byte) 0);
+        }
+
+        @Override
+        public void beforeEncrypt(byte[] b, int off, int size, int count, long n0, long step) {
+            int[] d = words(size);
+            for (int s = 0; s < count; s++, off += size) {
+                sectorKey(n0 + s * step);
+                for (int i = 0; i < d.length; i++) {
+                    d[i] = le32(b, off + 4 * i) ^ le32(ks, (4 * i) & 31);
+                }
+                diffuserAEncrypt(d);
+                diffuserBEncrypt(d);
+                for (int i = 0; i < d.length; i++) {
+                    put32(b, off + 4 * i, d[i]);
+                }
+            }
+            Arrays.fill(d, 0);
+            Arrays.fill(ks, (byte) 0);
+        }
+
+        private static final java.lang.invoke.VarHandle LE32 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+        private static int le32(byte[] b, int o) {
+            return (int) LE32.get(b, o);
+        }
+
+        private static void put32(byte[] b, int o, int v) {
+            LE32.set(b, o, v);
+        }
+
+        // Diffuser A: 5 passes, rotations 9, 0, 13, 0, word i mixed with words i - 2 and i - 5 (mod n).
+        // Diffuser B: 3 passes, rotations 0, 10, 0, 25, with words i + 2 and i + 5 (mod n). As in
+        // dm-crypt's diffuser_{a,b}_{de,en}crypt; n is a multiple of 4, so each loop step does 4 words.
+        // The decryptions are the read path: the words whose neighbours wrap around are done apart
+        // (the first 8 of A, the last 8 of B), the rest four at a time without index arithmetic.
+        static void diffuserADecrypt(int[] d) {
+            int n = d.length;
+            for (int r = 0; r < 5; r++) {
+                for (int i = 0; i < 8; i++) {
+                    d[i] += d[Math.floorMod(i - 2, n)] ^ Integer.rotateLeft(d[Math.floorMod(i - 5, n)], ROT_A[i & 3]);
+                }
+                for (int i = 8; i < n; i += 4) {
+                    d[i] += d[i - 2] ^ Integer.rotateLeft(d[i - 5], 9);
+                    d[i + 1] += d[i - 1] ^ d[i - 4];
+                    d[i + 2] += d[i] ^ Integer.rotateLeft(d[i - 3], 13);
+                    d[i + 3] += d[i + 1] ^ d[i - 2];
+                }
+            }
+        }
+
+        static void diffuserAEncrypt(int[] d) {
+            int n = d.length;
+            for (int r = 0; r < 5; r++) {
+                for (int i = n - 1; i >= 0; i--) {
+                    int i2 = Math.floorMod(i - 2, n), i3 = Math.floorMod(i - 5, n);
+                    d[i] -= d[i2] ^ Integer.rotateLeft(d[i3], ROT_A[i & 3]);
+                }
+            }
+        }
+
+        static void diffuserBDecrypt(int[] d) {
+            int n = d.length;
+            for (int r = 0; r < 3; r++) {
+                for (int i = 0; i < n - 8; i += 4) {
+                    d[i] += d[i + 2] ^ d[i + 5];
+                    d[i + 1] += d[i + 3] ^ Integer.rotateLeft(d[i + 6], 10);
+                    d[i + 2] += d[i + 4] ^ d[i + 7];
+                    d[i + 3] += d[i + 5] ^ Integer.rotateLeft(d[i + 8], 25);
+                }
+                for (int i = n - 8; i < n; i++) {
+                    d[i] += d[(i + 2) % n] ^ Integer.rotateLeft(d[(i + 5) % n], ROT_B[i & 3]);
+                }
+            }
+        }
+
+        static void diffuserBEncrypt(int[] d) {
+            int n = d.length;
+            for (int r = 0; r < 3; r++) {
+                for (int i = n - 1; i >= 0; i--) {
+                    int i2 = (i + 2) % n, i3 = (i + 5) % n;
+                    d[i] -= d[i2] ^ Integer.rotateLeft(d[i3], ROT_B[i & 3]);
+                }
+            }
+        }
+
+        private static final int[] ROT_A = {9, 0, 13, 0};
+        private static final int[] ROT_B = {0, 10, 0, 25};
+
+        @Override
+        public void destroy() {
+            eboiv.destroy();
+            sectorKey.destroy();
+            Arrays.fill(ks, (byte) 0);
         }
     }
 

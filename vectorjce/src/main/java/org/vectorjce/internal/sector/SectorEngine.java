@@ -57,13 +57,23 @@ public final class SectorEngine {
         KernelFactory f = Kernels.select(algorithm, settings);
         BlockPasses ops = BlockPasses.forSetting(settings.arithmetic());
         ModeRules rules = ModeRules.of(modeName);
-        String refusal = rules.encryptionKeyProblem(key);
-        Mode m = rules.create(key, f, ops);
+        // elephant: the mode takes the first half of the key, the generator the whole (its sector key is the second half)
+        boolean split = ivName != null && IvGenerator.splitsKey(ivName);
+        byte[] modeKey = split ? Arrays.copyOf(key, key.length / 2) : key;
+        String refusal = rules.encryptionKeyProblem(modeKey);
+        Mode m;
+        try {
+            m = rules.create(modeKey, f, ops);
+        } finally {
+            if (split) {
+                Arrays.fill(modeKey, (byte) 0);
+            }
+        }
         IvGenerator g = null;
         try {
             if (ivName != null) {
-                // ESSIV hashes the whole cipher key; the others take no key.
-                g = IvGenerator.create(ivName, ivName.startsWith("essiv") ? key : null, f);
+                // ESSIV hashes the whole cipher key, EBOIV encrypts with it; the others take no key.
+                g = IvGenerator.create(ivName, IvGenerator.needsKey(ivName) ? key : null, f, sectorSize);
             }
         } catch (RuntimeException e) {
             m.destroy();
@@ -99,6 +109,20 @@ public final class SectorEngine {
         if (ivs == null) {
             // ECB: no IVs, the sectors are independent blocks anyway.
             mode.process(in, inOff, out, outOff, count * size);
+            return;
+        }
+        if (ivs.transformsData()) {
+            // elephant: the diffuser runs after CBC decryption and before CBC encryption, in out
+            if (encrypt) {
+                if (in != out || inOff != outOff) {
+                    System.arraycopy(in, inOff, out, outOff, count * size);
+                }
+                ivs.beforeEncrypt(out, outOff, size, count, sector * step, step);
+                run(mode, ivs, sector * step, step, size, batchIvs, out, outOff, out, outOff, count);
+            } else {
+                run(mode, ivs, sector * step, step, size, batchIvs, in, inOff, out, outOff, count);
+                ivs.afterDecrypt(out, outOff, size, count, sector * step, step);
+            }
             return;
         }
         run(mode, ivs, sector * step, step, size, batchIvs, in, inOff, out, outOff, count);

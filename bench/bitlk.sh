@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# BitLocker: unlocking and reading, against cryptsetup (and dislocker-file when installed).
+# Writes bench/results/<date>-bitlk.txt. Each command is a fresh process, ours and theirs
+# alternating, wall time in seconds:
+#  (a) unlock with the password: `volume test --type bitlk IMG` (java -jar, the module's jar)
+#      beside `cryptsetup bitlkDump --dump-volume-key -q IMG` (2^20 SHA-256 rounds each), and
+#      `volume --version` (the JVM and picocli alone);
+#  (b) `volume decrypt --type bitlk IMG OUT` of the whole device: AES-XTS-128 (100 MiB) and
+#      AES-CBC-128 with the Elephant diffuser (128 MiB), beside `dislocker-file -V IMG -uPASSWORD
+#      -- OUT` when dislocker is installed (cryptsetup needs the kernel's dm-crypt for the data).
+# The images are cryptsetup's tests/bitlk-images.tar.xz (testvectors/bitlk-images), unpacked as
+# sparse files. Needs the jar:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
+#
+#   bench/bitlk.sh [--rounds N]
+set -euo pipefail
+cd "$(dirname "$0")"
+rounds=5
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    *) echo "usage: bench/bitlk.sh [--rounds N]" >&2; exit 2 ;;
+  esac
+done
+. ./jdk25.sh
+java="$JAVA_HOME/bin/java"
+jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
+[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests" >&2; exit 2; }
+command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+tar -xJSf ../testvectors/bitlk-images/bitlk-images.tar.xz -C "$work"
+img="$work/bitlk-images"
+pw=anaconda
+secs() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  echo "$pw" | "$@" >/dev/null 2>&1 || { echo fail; return; }
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
+median() { tr ' ' '\n' | { grep -E '^[0-9.]+$' || true; } | sort -n | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-" }'; }
+
+out="results/$(date -u +%Y-%m-%d-%H%M)-bitlk.txt"
+mkdir -p results
+{
+  echo "# BitLocker: volume test/decrypt --type bitlk (java -jar, no --add-modules) vs cryptsetup bitlkDump --dump-volume-key and dislocker-file"
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $("$java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
+  echo "# command: bench/bitlk.sh --rounds $rounds; load before: $(uptime | sed 's/.*load/load/')"
+  echo "## (a) unlock with the password, seconds per fresh process"
+  for name in bitlk-aes-xts-128 bitlk-aes-cbc-elephant-128; do
+    ours_all="" cs_all="" ver_all=""
+    for r in $(seq "$rounds"); do
+      v=$(secs "$java" -jar "$jar" test --type bitlk "$img/$name.img")
+      c=$(secs cryptsetup bitlkDump --dump-volume-key -q "$img/$name.img")
+      s=$(secs "$java" -jar "$jar" --version)
+      ours_all="$ours_all $v" cs_all="$cs_all $c" ver_all="$ver_all $s"
+      echo "$name: round $r: volume test $v s, cryptsetup $c s, ratio $(ratio "$v" "$c"); volume --version $s s"
+    done
+    mo=$(echo "$ours_all" | median) mc=$(echo "$cs_all" | median) mv=$(echo "$ver_all" | median)
+    echo "$name: median volume test $mo s, cryptsetup $mc s, ratio $(ratio "$mo" "$mc"); volume --version $mv s"
+  done
+  echo "## (b) decrypt the whole device, seconds per fresh process"
+  for name in bitlk-aes-xts-128 bitlk-aes-cbc-elephant-128; do
+    ours_all="" dl_all=""
+    for r in $(seq "$rounds"); do
+      rm -f "$work/out"
+      v=$(secs "$java" -jar "$jar" decrypt --type bitlk "$img/$name.img" "$work/out")
+      sum=$(sha256sum "$work/out" | cut -c1-16)
+      rm -f "$work/out"
+      d=-
+      if command -v dislocker-file >/dev/null; then
+        d=$(secs dislocker-file -V "$img/$name.img" -u"$pw" -- "$work/out")
+        rm -f "$work/out"
+      fi
+      ours_all="$ours_all $v" dl_all="$dl_all $d"
+      echo "$name: round $r: volume decrypt $v s (sha256 $sum...), dislocker-file $d s"
+    done
+    mo=$(echo "$ours_all" | median) md=$(echo "$dl_all" | median)
+    echo "$name: median volume decrypt $mo s, dislocker-file $md s$(command -v dislocker-file >/dev/null || echo ' (dislocker not installed)')"
+  done
+  echo "# load after: $(uptime | sed 's/.*load/load/')"
+} | tee "$out"

@@ -1,0 +1,123 @@
+package org.vectorjce.volumes.bitlk;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.util.Arrays;
+
+import org.vectorjce.SectorCipher;
+import org.vectorjce.volumes.internal.SectorPayload;
+
+/**
+ * The plaintext of a BitLocker volume, read-only, laid out as cryptsetup maps it
+ * ({@code lib/bitlk/bitlk.c}, {@code _activate}): a device as large as the image whose
+ * <ul>
+ * <li>three FVE metadata areas (64 KiB each) and the place the volume's first sectors were moved
+ *     to read as zeros (dm-zero segments);</li>
+ * <li>first {@code headerSize} bytes are those moved sectors, read and decrypted from
+ *     {@code headerOffset} with the IVs of that place;</li>
+ * <li>every other byte is the image's own, decrypted with the IV of its own place.</li>
+ * </ul>
+ * IVs count sectors of the volume's sector size (cryptsetup sets {@code iv_large_sectors} for
+ * 4096-byte sectors): sector number = the byte offset in the image / sector size. One
+ * {@link SectorCipher} of the provider's sector API does every run ({@code aes-xts-plain64},
+ * {@code aes-cbc-eboiv} or {@code aes-cbc-elephant}); a run that crosses a segment boundary is split there. Not thread-safe;
+ * closing wipes the key schedules and leaves the image open (the volume owns it).
+ */
+final class BitlkPayload extends SectorPayload {
+    private final SeekableByteChannel image;
+    private final SectorCipher cipher;
+    private final long[][] zero;      // {start, end} in bytes, sorted by nothing: four areas
+    private final long headerOffset, headerSize;
+    private final int sector;
+
+    BitlkPayload(SeekableByteChannel image, long size, int sectorSize, SectorCipher cipher, long[][] zeroAreas,
+            long headerOffset, long headerSize) {
+        super(size, sectorSize, false);
+        this.image = image;
+        this.cipher = cipher;
+        this.sector = sectorSize;
+        this.zero = new long[zeroAreas.length][];
+        for (int i = 0; i < zeroAreas.length; i++) {
+            zero[i] = new long[] {zeroAreas[i][0], zeroAreas[i][0] + zeroAreas[i][1]};
+        }
+        this.headerOffset = headerOffset;
+        this.headerSize = headerSize;
+    }
+
+    /**
+     * The segment at logical byte {@code p}: where its ciphertext is in the image (-1: zeros) as
+     * {@code [0]}, and how many bytes from {@code p} it runs as {@code [1]} (up to {@code max}).
+     */
+    private long[] segment(long p, long max) {
+        long end = p + max;
+        for (long[] z : zero) {
+            if (p >= z[0] && p < z[1]) {
+                return new long[] {-1, Math.min(z[1], end) - p};
+            }
+            if (z[0] > p && z[0] < end) {
+                end = z[0];
+            }
+        }
+        if (p < headerSize) {
+            return new long[] {headerOffset + p, Math.min(headerSize, end) - p};
+        }
+        return new long[] {p, end - p};
+    }
+
+    @Override
+    protected void readCiphertext(long p, ByteBuffer dst) throws IOException {
+        while (dst.hasRemaining()) {
+            long[] seg = segment(p, dst.remaining());
+            int n = (int) seg[1];
+            ByteBuffer part = dst.slice().limit(n);
+            if (seg[0] >= 0) {
+                read(seg[0], part);
+            }
+            dst.position(dst.position() + n);
+            p += n;
+        }
+    }
+
+    private void read(long at, ByteBuffer b) throws IOException {
+        if (image instanceof FileChannel fc) {
+            while (b.hasRemaining()) {
+                if (fc.read(b, at + b.position()) < 0) {
+                    throw new IOException("The image ended at byte " + (at + b.position()) + ", inside the payload");
+                }
+            }
+            return;
+        }
+        synchronized (image) {
+            image.position(at);
+            while (b.hasRemaining()) {
+                if (image.read(b) < 0) {
+                    throw new IOException("The image ended at byte " + image.position() + ", inside the payload");
+                }
+            }
+        }
+    }
+
+    @Override
+    protected void decrypt(byte[] b, int off, int len, long s) {
+        long p = s * sector;
+        while (len > 0) {
+            long[] seg = segment(p, len);
+            int n = (int) seg[1];
+            if (seg[0] < 0) {
+                Arrays.fill(b, off, off + n, (byte) 0);
+            } else {
+                cipher.decrypt(seg[0] / sector, b, off, n);
+            }
+            off += n;
+            len -= n;
+            p += n;
+        }
+    }
+
+    @Override
+    protected void wipe() {
+        cipher.close();
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * BitLocker volumes (Windows 7 and later, BitLocker To Go), read-only: {@link
+ * org.vectorjce.volumes.bitlk.BitlkVolume} opens one with a password, a recovery password, a
+ * startup key ({@code .BEK}), its clear key or the volume key, and gives its plaintext as cryptsetup's
+ * {@code bitlkOpen} maps it; {@link org.vectorjce.volumes.bitlk.BitlkInfo} is what {@code bitlkDump}
+ * prints. The format as cryptsetup's {@code lib/bitlk} reads it, with libbde's and dislocker's
+ * documentation of the FVE metadata.
+ */
+package org.vectorjce.volumes.bitlk;
