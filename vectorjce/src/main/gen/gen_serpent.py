@@ -398,18 +398,72 @@ def vector(bits):
            "            SerpentBitslice.putLe(out, o + 12, t[base + 3 * LANES]);",
            "        }",
            "    }", ""]
-    for enc in (True, False):
-        mname = "encryptBatch" if enc else "decryptBatch"
+    # Four rounds per method: C1 (tier 3) fails on a method of eight rounds of two sets ("out of
+    # virtual registers") and a method C1 gave up on may never reach C2. The words pass between
+    # the steps through t: 16 vector loads and stores per 4 rounds of ~400 lanewise operations.
+    def step(mname, doc, body):
         states = [State(chr(ord('a') + s)) for s in range(SETS)]
-        out += [f"    /** {'Encrypts' if enc else 'Decrypts'} the batch in {{@code t}} in place with subkeys {{@code k}} (132 words). */",
-                f"    private static void {mname}(int[] k, int[] t) {{"]
+        L = [f"    /** {doc} */",
+             f"    private static void {mname}(int[] k, int[] t, int r) {{"]
         for si, st in enumerate(states):
-            out += [f"        IntVector {st.v[j]} = IntVector.fromArray(S, t, {4 * si + j} * LANES);" for j in range(4)]
-            out += [f"        IntVector {st.v[4]} = {st.v[0]};"]
-        out += (encrypt_body if enc else decrypt_body)(d, states, "IntVector", "        ")
+            L += [f"        IntVector {st.v[j]} = IntVector.fromArray(S, t, {4 * si + j} * LANES);" for j in range(4)]
+            L += [f"        IntVector {st.v[4]} = {st.v[0]};"]
+        L += body(states)
         for si, st in enumerate(states):
-            out += [f"        {st.w(j)}.intoArray(t, {4 * si + j} * LANES);" for j in range(4)]
-        out += ["    }", ""]
+            L += [f"        {st.w(j)}.intoArray(t, {4 * si + j} * LANES);" for j in range(4)]
+        L += ["    }", ""]
+        return L
+
+    def enc_rounds(first, last_round):
+        def body(states):
+            L = []
+            for s in range(first, first + 4):
+                L += ["        " + x for x in interleave([st.key(d, lambda i, s=s: f"k[r + {4 * s + i}]") for st in states])]
+                L += ["        " + x for x in interleave([st.sbox(d, f"S{s}") for st in states])]
+                if last_round and s == 7:
+                    L += ["        " + x for x in interleave([st.key(d, lambda i: f"k[{128 + i}]") for st in states])]
+                else:
+                    L += ["        " + x for x in interleave([st.lt(d) for st in states])]
+            return L
+        return body
+
+    def dec_rounds(first, first_round):
+        def body(states):
+            L = []
+            if first_round:
+                L += ["        " + x for x in interleave([st.key(d, lambda i: f"k[{128 + i}]") for st in states])]
+            for s in range(first + 3, first - 1, -1):
+                if not (first_round and s == 7):
+                    L += ["        " + x for x in interleave([st.ilt(d) for st in states])]
+                L += ["        " + x for x in interleave([st.sbox(d, f"SI{s}") for st in states])]
+                L += ["        " + x for x in interleave([st.key(d, lambda i, s=s: f"k[r + {4 * s + i}]") for st in states])]
+            return L
+        return body
+
+    out += ["    /** Encrypts the batch in {@code t} in place with subkeys {@code k} (132 words): 32 rounds (section 3). */",
+            "    private static void encryptBatch(int[] k, int[] t) {",
+            "        for (int r = 0; r < 96; r += 32) {",
+            "            enc0123(k, t, r);",
+            "            enc4567(k, t, r);",
+            "        }",
+            "        enc0123(k, t, 96);",
+            "        enc4567Last(k, t, 96);",
+            "    }", "",
+            "    /** Decrypts the batch in {@code t} in place: the rounds of {@link #encryptBatch} inverted, last first. */",
+            "    private static void decryptBatch(int[] k, int[] t) {",
+            "        dec7654First(k, t, 96);",
+            "        dec3210(k, t, 96);",
+            "        for (int r = 64; r >= 0; r -= 32) {",
+            "            dec7654(k, t, r);",
+            "            dec3210(k, t, r);",
+            "        }",
+            "    }", ""]
+    out += step("enc0123", "Rounds r .. r+3 (S0..S3, each K, S, LT).", enc_rounds(0, False))
+    out += step("enc4567", "Rounds r+4 .. r+7 (S4..S7, each K, S, LT).", enc_rounds(4, False))
+    out += step("enc4567Last", "Rounds 28 .. 31: round 31 ends with K32 instead of LT.", enc_rounds(4, True))
+    out += step("dec7654First", "Inverse of rounds 31 .. 28: K32, SI7, K31, then (LT^-1, SI, K) three times.", dec_rounds(4, True))
+    out += step("dec7654", "Inverse of rounds r+7 .. r+4: each LT^-1, SI, K.", dec_rounds(4, False))
+    out += step("dec3210", "Inverse of rounds r+3 .. r: each LT^-1, SI, K.", dec_rounds(0, False))
     out += ["    @Override",
             "    public void destroy() {",
             "        scalar.destroy();",
