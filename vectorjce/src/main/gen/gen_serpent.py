@@ -312,7 +312,10 @@ def vector(bits):
            "import static jdk.incubator.vector.VectorOperators.ROR;",
            "import static jdk.incubator.vector.VectorOperators.XOR;", "",
            "import java.util.Arrays;",
+           "import jdk.incubator.vector.ByteVector;",
            "import jdk.incubator.vector.IntVector;",
+           "import jdk.incubator.vector.VectorMask;",
+           "import jdk.incubator.vector.VectorShuffle;",
            "import jdk.incubator.vector.VectorSpecies;",
            "import org.vectorjce.internal.kernel.BlockKernel;",
            "import org.vectorjce.internal.serpent.SerpentBitslice;", "",
@@ -375,29 +378,66 @@ def vector(bits):
            "        }",
            "        scalar.decryptBlocks(in, inOff, out, outOff, blocks);",
            "    }", "",
-           "    /** Transposes WAY blocks from {@code in} into {@link #t}: block b's word j to lane b of its set's vector j. */",
-           "    private void load(byte[] in, int off) {",
-           "        int[] t = this.t;",
-           "        for (int b = 0; b < WAY; b++) {",
-           "            int base = (b / LANES) * 4 * LANES + b % LANES;",
-           "            int o = off + 16 * b;",
-           "            t[base] = SerpentBitslice.le(in, o);",
-           "            t[base + LANES] = SerpentBitslice.le(in, o + 4);",
-           "            t[base + 2 * LANES] = SerpentBitslice.le(in, o + 8);",
-           "            t[base + 3 * LANES] = SerpentBitslice.le(in, o + 12);",
-           "        }",
-           "    }", "",
-           "    private void store(byte[] out, int off) {",
-           "        int[] t = this.t;",
-           "        for (int b = 0; b < WAY; b++) {",
-           "            int base = (b / LANES) * 4 * LANES + b % LANES;",
-           "            int o = off + 16 * b;",
-           "            SerpentBitslice.putLe(out, o, t[base]);",
-           "            SerpentBitslice.putLe(out, o + 4, t[base + LANES]);",
-           "            SerpentBitslice.putLe(out, o + 8, t[base + 2 * LANES]);",
-           "            SerpentBitslice.putLe(out, o + 12, t[base + 3 * LANES]);",
-           "        }",
-           "    }", ""]
+           ""]
+    m = lanes // 4  # blocks per vector
+
+    def seg_rot(k):
+        return [((e // m + k) % 4) * m + e % m for e in range(lanes)]
+
+    group = [4 * (e % m) + e // m for e in range(lanes)]  # words of a vector's blocks grouped by word
+    ungroup = [(e % 4) * m + e // 4 for e in range(lanes)]
+    consts = [("UP1", seg_rot(-1)), ("DOWN1", seg_rot(1)), ("ROT2", seg_rot(2))]
+    if m > 1:
+        consts += [("GROUP", group), ("UNGROUP", ungroup)]
+    out += ["    // The transposition (in registers, no scalar stores: a vector load of words just stored one",
+            "    // by one stalls on store forwarding). Within a set, vector i holds blocks m i .. m i + m - 1",
+            f"    // (m = {m}); grouping its words by index gives four segments of m lanes, segment j word Xj;",
+            "    // word vector j is then segment j of the four vectors: a 4 x 4 transpose of segments, by",
+            "    // segment rotations and blends. That transpose is its own inverse.",
+            "    private static final VectorSpecies<Byte> B = ByteVector." + species + ";"]
+    for cname, idx in consts:
+        out.append(f"    private static final VectorShuffle<Integer> {cname} = VectorShuffle.fromValues(S, "
+                   + ", ".join(map(str, idx)) + ");")
+    odd = [(e // m) % 2 == 1 for e in range(lanes)]
+    high = [(e // m) >= 2 for e in range(lanes)]
+    out.append("    private static final VectorMask<Integer> ODD = VectorMask.fromValues(S, "
+               + ", ".join("true" if b else "false" for b in odd) + ");")
+    out.append("    private static final VectorMask<Integer> HIGH = VectorMask.fromValues(S, "
+               + ", ".join("true" if b else "false" for b in high) + ");")
+    out.append("")
+
+    def transpose(src, dst, ind):
+        """dst[j] = segment j of src[0..3] (the 4 x 4 segment transpose)."""
+        p0, p1, p2, p3 = src
+        return [ind + f"IntVector {dst[0]}a = {p0}.blend({p1}.rearrange(UP1), ODD);",
+                ind + f"IntVector {dst[0]}b = {p0}.rearrange(DOWN1).blend({p1}, ODD);",
+                ind + f"IntVector {dst[0]}c = {p2}.blend({p3}.rearrange(UP1), ODD);",
+                ind + f"IntVector {dst[0]}d = {p2}.rearrange(DOWN1).blend({p3}, ODD);",
+                ind + f"IntVector {dst[0]} = {dst[0]}a.blend({dst[0]}c.rearrange(ROT2), HIGH);",
+                ind + f"IntVector {dst[1]} = {dst[0]}b.blend({dst[0]}d.rearrange(ROT2), HIGH);",
+                ind + f"IntVector {dst[2]} = {dst[0]}a.rearrange(ROT2).blend({dst[0]}c, HIGH);",
+                ind + f"IntVector {dst[3]} = {dst[0]}b.rearrange(ROT2).blend({dst[0]}d, HIGH);"]
+
+    out += ["    /** Transposes WAY blocks from {@code in} into {@link #t}: word j of a set's blocks to its vector j. */",
+            "    private void load(byte[] in, int off) {",
+            "        int[] t = this.t;"]
+    for si in range(SETS):
+        for i in range(4):
+            g = ".rearrange(GROUP)" if m > 1 else ""
+            out.append(f"        IntVector v{si}{i} = ByteVector.fromArray(B, in, off + {16 * m * (4 * si + i)}).reinterpretAsInts(){g};")
+        out += transpose([f"v{si}{i}" for i in range(4)], [f"x{si}{j}" for j in range(4)], "        ")
+        out += [f"        x{si}{j}.intoArray(t, {4 * si + j} * LANES);" for j in range(4)]
+    out += ["    }", "",
+            "    /** The inverse of {@link #load}: the words in {@link #t} back to WAY blocks at {@code out[off]}. */",
+            "    private void store(byte[] out, int off) {",
+            "        int[] t = this.t;"]
+    for si in range(SETS):
+        out += [f"        IntVector x{si}{j} = IntVector.fromArray(S, t, {4 * si + j} * LANES);" for j in range(4)]
+        out += transpose([f"x{si}{j}" for j in range(4)], [f"v{si}{i}" for i in range(4)], "        ")
+        for i in range(4):
+            g = ".rearrange(UNGROUP)" if m > 1 else ""
+            out.append(f"        v{si}{i}{g}.reinterpretAsBytes().intoArray(out, off + {16 * m * (4 * si + i)});")
+    out += ["    }", ""]
     # Four rounds per method: C1 (tier 3) fails on a method of eight rounds of two sets ("out of
     # virtual registers") and a method C1 gave up on may never reach C2. The words pass between
     # the steps through t: 16 vector loads and stores per 4 rounds of ~400 lanewise operations.

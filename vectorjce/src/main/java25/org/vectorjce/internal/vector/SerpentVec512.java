@@ -7,7 +7,10 @@ import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
 import java.util.Arrays;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.serpent.SerpentBitslice;
@@ -81,29 +84,93 @@ public final class SerpentVec512 extends BlockKernel {
         scalar.decryptBlocks(in, inOff, out, outOff, blocks);
     }
 
-    /** Transposes WAY blocks from {@code in} into {@link #t}: block b's word j to lane b of its set's vector j. */
+
+    // The transposition (in registers, no scalar stores: a vector load of words just stored one
+    // by one stalls on store forwarding). Within a set, vector i holds blocks m i .. m i + m - 1
+    // (m = 4); grouping its words by index gives four segments of m lanes, segment j word Xj;
+    // word vector j is then segment j of the four vectors: a 4 x 4 transpose of segments, by
+    // segment rotations and blends. That transpose is its own inverse.
+    private static final VectorSpecies<Byte> B = ByteVector.SPECIES_512;
+    private static final VectorShuffle<Integer> UP1 = VectorShuffle.fromValues(S, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+    private static final VectorShuffle<Integer> DOWN1 = VectorShuffle.fromValues(S, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3);
+    private static final VectorShuffle<Integer> ROT2 = VectorShuffle.fromValues(S, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    private static final VectorShuffle<Integer> GROUP = VectorShuffle.fromValues(S, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    private static final VectorShuffle<Integer> UNGROUP = VectorShuffle.fromValues(S, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    private static final VectorMask<Integer> ODD = VectorMask.fromValues(S, false, false, false, false, true, true, true, true, false, false, false, false, true, true, true, true);
+    private static final VectorMask<Integer> HIGH = VectorMask.fromValues(S, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true);
+
+    /** Transposes WAY blocks from {@code in} into {@link #t}: word j of a set's blocks to its vector j. */
     private void load(byte[] in, int off) {
         int[] t = this.t;
-        for (int b = 0; b < WAY; b++) {
-            int base = (b / LANES) * 4 * LANES + b % LANES;
-            int o = off + 16 * b;
-            t[base] = SerpentBitslice.le(in, o);
-            t[base + LANES] = SerpentBitslice.le(in, o + 4);
-            t[base + 2 * LANES] = SerpentBitslice.le(in, o + 8);
-            t[base + 3 * LANES] = SerpentBitslice.le(in, o + 12);
-        }
+        IntVector v00 = ByteVector.fromArray(B, in, off + 0).reinterpretAsInts().rearrange(GROUP);
+        IntVector v01 = ByteVector.fromArray(B, in, off + 64).reinterpretAsInts().rearrange(GROUP);
+        IntVector v02 = ByteVector.fromArray(B, in, off + 128).reinterpretAsInts().rearrange(GROUP);
+        IntVector v03 = ByteVector.fromArray(B, in, off + 192).reinterpretAsInts().rearrange(GROUP);
+        IntVector x00a = v00.blend(v01.rearrange(UP1), ODD);
+        IntVector x00b = v00.rearrange(DOWN1).blend(v01, ODD);
+        IntVector x00c = v02.blend(v03.rearrange(UP1), ODD);
+        IntVector x00d = v02.rearrange(DOWN1).blend(v03, ODD);
+        IntVector x00 = x00a.blend(x00c.rearrange(ROT2), HIGH);
+        IntVector x01 = x00b.blend(x00d.rearrange(ROT2), HIGH);
+        IntVector x02 = x00a.rearrange(ROT2).blend(x00c, HIGH);
+        IntVector x03 = x00b.rearrange(ROT2).blend(x00d, HIGH);
+        x00.intoArray(t, 0 * LANES);
+        x01.intoArray(t, 1 * LANES);
+        x02.intoArray(t, 2 * LANES);
+        x03.intoArray(t, 3 * LANES);
+        IntVector v10 = ByteVector.fromArray(B, in, off + 256).reinterpretAsInts().rearrange(GROUP);
+        IntVector v11 = ByteVector.fromArray(B, in, off + 320).reinterpretAsInts().rearrange(GROUP);
+        IntVector v12 = ByteVector.fromArray(B, in, off + 384).reinterpretAsInts().rearrange(GROUP);
+        IntVector v13 = ByteVector.fromArray(B, in, off + 448).reinterpretAsInts().rearrange(GROUP);
+        IntVector x10a = v10.blend(v11.rearrange(UP1), ODD);
+        IntVector x10b = v10.rearrange(DOWN1).blend(v11, ODD);
+        IntVector x10c = v12.blend(v13.rearrange(UP1), ODD);
+        IntVector x10d = v12.rearrange(DOWN1).blend(v13, ODD);
+        IntVector x10 = x10a.blend(x10c.rearrange(ROT2), HIGH);
+        IntVector x11 = x10b.blend(x10d.rearrange(ROT2), HIGH);
+        IntVector x12 = x10a.rearrange(ROT2).blend(x10c, HIGH);
+        IntVector x13 = x10b.rearrange(ROT2).blend(x10d, HIGH);
+        x10.intoArray(t, 4 * LANES);
+        x11.intoArray(t, 5 * LANES);
+        x12.intoArray(t, 6 * LANES);
+        x13.intoArray(t, 7 * LANES);
     }
 
+    /** The inverse of {@link #load}: the words in {@link #t} back to WAY blocks at {@code out[off]}. */
     private void store(byte[] out, int off) {
         int[] t = this.t;
-        for (int b = 0; b < WAY; b++) {
-            int base = (b / LANES) * 4 * LANES + b % LANES;
-            int o = off + 16 * b;
-            SerpentBitslice.putLe(out, o, t[base]);
-            SerpentBitslice.putLe(out, o + 4, t[base + LANES]);
-            SerpentBitslice.putLe(out, o + 8, t[base + 2 * LANES]);
-            SerpentBitslice.putLe(out, o + 12, t[base + 3 * LANES]);
-        }
+        IntVector x00 = IntVector.fromArray(S, t, 0 * LANES);
+        IntVector x01 = IntVector.fromArray(S, t, 1 * LANES);
+        IntVector x02 = IntVector.fromArray(S, t, 2 * LANES);
+        IntVector x03 = IntVector.fromArray(S, t, 3 * LANES);
+        IntVector v00a = x00.blend(x01.rearrange(UP1), ODD);
+        IntVector v00b = x00.rearrange(DOWN1).blend(x01, ODD);
+        IntVector v00c = x02.blend(x03.rearrange(UP1), ODD);
+        IntVector v00d = x02.rearrange(DOWN1).blend(x03, ODD);
+        IntVector v00 = v00a.blend(v00c.rearrange(ROT2), HIGH);
+        IntVector v01 = v00b.blend(v00d.rearrange(ROT2), HIGH);
+        IntVector v02 = v00a.rearrange(ROT2).blend(v00c, HIGH);
+        IntVector v03 = v00b.rearrange(ROT2).blend(v00d, HIGH);
+        v00.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 0);
+        v01.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 64);
+        v02.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 128);
+        v03.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 192);
+        IntVector x10 = IntVector.fromArray(S, t, 4 * LANES);
+        IntVector x11 = IntVector.fromArray(S, t, 5 * LANES);
+        IntVector x12 = IntVector.fromArray(S, t, 6 * LANES);
+        IntVector x13 = IntVector.fromArray(S, t, 7 * LANES);
+        IntVector v10a = x10.blend(x11.rearrange(UP1), ODD);
+        IntVector v10b = x10.rearrange(DOWN1).blend(x11, ODD);
+        IntVector v10c = x12.blend(x13.rearrange(UP1), ODD);
+        IntVector v10d = x12.rearrange(DOWN1).blend(x13, ODD);
+        IntVector v10 = v10a.blend(v10c.rearrange(ROT2), HIGH);
+        IntVector v11 = v10b.blend(v10d.rearrange(ROT2), HIGH);
+        IntVector v12 = v10a.rearrange(ROT2).blend(v10c, HIGH);
+        IntVector v13 = v10b.rearrange(ROT2).blend(v10d, HIGH);
+        v10.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 256);
+        v11.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 320);
+        v12.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 384);
+        v13.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 448);
     }
 
     /** Encrypts the batch in {@code t} in place with subkeys {@code k} (132 words): 32 rounds (section 3). */
