@@ -350,6 +350,7 @@ def vector(bits):
            "    }", "",
            "    @Override",
            "    public boolean rekey(byte[] key) {",
+           "        Arrays.fill(t, 0); // the old key's last batch",
            "        return scalar.rekey(key);",
            "    }", "",
            "    @Override",

@@ -53,7 +53,7 @@ final class CipherProgram {
         }
 
         String scalarKernel() {
-            return alg.equals("AES") ? "aes-table" : "twofish-table";
+            return org.vectorjce.TestProviders.scalarKernel(alg);
         }
 
         @Override

@@ -53,6 +53,7 @@ public final class SerpentVec256 extends BlockKernel {
 
     @Override
     public boolean rekey(byte[] key) {
+        Arrays.fill(t, 0); // the old key's last batch
         return scalar.rekey(key);
     }
 

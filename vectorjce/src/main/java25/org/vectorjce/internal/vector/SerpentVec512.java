@@ -53,6 +53,7 @@ public final class SerpentVec512 extends BlockKernel {
 
     @Override
     public boolean rekey(byte[] key) {
+        Arrays.fill(t, 0); // the old key's last batch
         return scalar.rekey(key);
     }
 
