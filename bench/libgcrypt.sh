@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # VectorJCE's `speed` beside libgcrypt (the system library, through bench/native/gcrypt-speed.c)
-# for AES and Twofish in CTR and XTS, alternating in the same minutes, into
+# for AES, Twofish and Serpent in CTR and XTS, alternating in the same minutes, into
 # bench/results/<date>-libgcrypt.txt. Needs gcc and libgcrypt's headers (Debian: libgcrypt20-dev)
 # and the provider jar (./mvnw -B -q package -DskipTests at the root).
 #
@@ -31,7 +31,7 @@ out="results/$(date -u +%Y-%m-%d-%H%M)-libgcrypt.txt"
   for r in $(seq "$rounds"); do
     echo "## round $r"
     target/gcrypt-speed --size "$size" --ms "$ms"
-    for alg in AES Twofish; do
+    for alg in AES Twofish Serpent; do
       for mode in CTR XTS; do
         "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -jar "$jar" speed --alg "$alg" --mode "$mode" \
           --size "$size" --ms "$ms" 2>/dev/null | grep -v '^#'

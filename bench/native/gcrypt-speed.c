@@ -62,6 +62,7 @@ int main(int argc, char **argv) {
     struct { const char *name; int algo128, algo256; } algs[] = {
         {"AES", GCRY_CIPHER_AES128, GCRY_CIPHER_AES256},
         {"Twofish", GCRY_CIPHER_TWOFISH128, GCRY_CIPHER_TWOFISH},
+        {"Serpent", GCRY_CIPHER_SERPENT128, GCRY_CIPHER_SERPENT256},
     };
     struct { const char *name; int mode, keyFactor; } modes[] = {
         {"CTR", GCRY_CIPHER_MODE_CTR, 1},
@@ -71,7 +72,7 @@ int main(int argc, char **argv) {
     unsigned char key[64];
     for (int i = 0; i < 64; i++) key[i] = (unsigned char) (i * 37 + 11);
     memset(buf, 0x5a, size);
-    for (int a = 0; a < 2; a++) {
+    for (int a = 0; a < (int) (sizeof algs / sizeof algs[0]); a++) {
         for (int m = 0; m < 2; m++) {
             for (int k = 0; k < 2; k++) {
                 int algo = k == 0 ? algs[a].algo128 : algs[a].algo256;

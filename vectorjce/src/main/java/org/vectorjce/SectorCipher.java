@@ -22,7 +22,7 @@ import org.vectorjce.internal.sector.SectorEngine;
  * }</pre>
  *
  * <p><b>The specification</b> is cryptsetup's {@code --cipher} (dm-crypt's
- * {@code cipher-chainmode-ivmode}): cipher {@code aes} or {@code twofish}; chain mode {@code xts},
+ * {@code cipher-chainmode-ivmode}): cipher {@code aes}, {@code twofish} or {@code serpent}; chain mode {@code xts},
  * {@code lrw}, {@code cbc} or {@code ecb}; IV generator as {@link SectorParameterSpec} lists them
  * (XTS {@code plain}, {@code plain64}, {@code plain64be}, {@code null}; LRW {@code benbi},
  * {@code plain64be}, {@code plain64}, {@code null}; CBC {@code essiv:sha256}, {@code plain},
@@ -160,7 +160,7 @@ public final class SectorCipher implements AutoCloseable {
     }
 
     /**
-     * The parts of a dm-crypt specification: {@code {AES|Twofish, XTS|LRW|CBC|ECB, generator or
+     * The parts of a dm-crypt specification: {@code {AES|Twofish|Serpent, XTS|LRW|CBC|ECB, generator or
      * null}}.
      *
      * @param cipherSpec e.g. {@code aes-xts-plain64}
@@ -180,8 +180,9 @@ public final class SectorCipher implements AutoCloseable {
         String alg = switch (parts[0].toLowerCase(Locale.ROOT)) {
             case "aes" -> "AES";
             case "twofish" -> "Twofish";
+            case "serpent" -> "Serpent";
             default -> throw new InvalidAlgorithmParameterException("Cipher '" + parts[0] + "' in '" + cipherSpec
-                    + "': aes or twofish");
+                    + "': aes, twofish or serpent");
         };
         // dm-crypt's compatibility forms: "aes" and "aes-plain" are aes-cbc-plain.
         if (parts.length == 1 || (parts.length == 2 && parts[1].equals("plain"))) {
@@ -388,7 +389,7 @@ public final class SectorCipher implements AutoCloseable {
     /**
      * The block cipher.
      *
-     * @return {@code AES} or {@code Twofish}
+     * @return {@code AES}, {@code Twofish} or {@code Serpent}
      */
     public String algorithm() {
         return algorithm;

@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * Many disk sectors per call, each its own data unit with the IV that a Linux dm-crypt IV
  * generator gives it: {@code Cipher.init(mode, key, new SectorParameterSpec("plain64", 2048, 512))}
- * on {@code AES|Twofish/XTS/NoPadding}, {@code AES|Twofish/LRW/NoPadding} or
- * {@code AES|Twofish/CBC/NoPadding}. Input is then a whole number of sectors; the i-th sector of
+ * on {@code AES|Twofish|Serpent/XTS/NoPadding}, {@code AES|Twofish|Serpent/LRW/NoPadding} or
+ * {@code AES|Twofish|Serpent/CBC/NoPadding}. Input is then a whole number of sectors; the i-th sector of
  * the message (counting from 0 after {@code init} and after every {@code doFinal}) is one XTS data
  * unit, one LRW run or one CBC message, with the IV of sector number
  * <pre>

@@ -37,7 +37,7 @@ public final class VectorJce {
      * Kernels of {@code algorithm} whose block function is constant-time and that run here (what
      * the constant-time policy admits), best first.
      *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param algorithm {@code "AES"}, {@code "Twofish"} or {@code "Serpent"}
      * @return the kernels' names; empty when none runs on this JVM
      */
     public static List<String> constantTimeKernels(String algorithm) {
@@ -48,7 +48,7 @@ public final class VectorJce {
      * Whether the kernel {@code name} of {@code algorithm} is one the constant-time policy admits,
      * whether or not it runs on this JVM.
      *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param algorithm {@code "AES"}, {@code "Twofish"} or {@code "Serpent"}
      * @param name a kernel name, e.g. {@code twofish-vec128-ct}
      * @return {@code true} for a registered constant-time kernel; {@code false} for any other name
      */
@@ -64,7 +64,7 @@ public final class VectorJce {
     /**
      * Kernels of {@code algorithm} that can run on this JVM, best first.
      *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param algorithm {@code "AES"}, {@code "Twofish"} or {@code "Serpent"}
      * @return the kernels' names
      */
     public static List<String> availableKernels(String algorithm) {
@@ -75,7 +75,7 @@ public final class VectorJce {
      * Every registered kernel of {@code algorithm}, best first, with {@code null} or the reason it
      * declines.
      *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param algorithm {@code "AES"}, {@code "Twofish"} or {@code "Serpent"}
      * @return kernel name to {@code null} (it runs on this JVM) or the reason it does not, in
      *     priority order
      */

@@ -11,7 +11,8 @@ import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.BlockPasses;
 
 /**
- * The VectorJCE provider: AES and Twofish in ECB, CBC (NoPadding, PKCS5Padding), CTR, LRW and XTS.
+ * The VectorJCE provider: AES, Twofish and Serpent in ECB, CBC (NoPadding, PKCS5Padding), CTR, LRW
+ * and XTS.
  *
  * <p>Register it with {@code Security.addProvider(new VectorJceProvider())}, with a
  * {@code security.provider.N=VectorJCE} line in {@code java.security} (found by ServiceLoader), or
@@ -20,7 +21,7 @@ import org.vectorjce.internal.mode.BlockPasses;
  * <p><b>Configuration.</b> Every setting belongs to a provider instance: {@link #configure} gives a
  * new instance with {@code key=value} settings (the same text a {@code java.security} line takes
  * after the name), and every cipher made by an instance follows that instance's settings. The
- * keys: {@code kernel.aes}, {@code kernel.twofish} (a kernel name), {@code constantTime}
+ * keys: {@code kernel.aes}, {@code kernel.twofish}, {@code kernel.serpent} (a kernel name), {@code constantTime}
  * ({@code true|false}), {@code arithmetic} ({@code auto|vector|scalar}), {@code twofish16.path}
  * ({@code auto|split|fused}); docs/kernels.md explains each. Their defaults come from the system
  * properties {@code vectorjce.kernel.aes}, … ({@code vectorjce.} and the key), read once per JVM.
@@ -34,7 +35,7 @@ public final class VectorJceProvider extends Provider {
     /** The provider version string. */
     public static final String VERSION = "0.1.0";
 
-    private static final String[] ALGORITHMS = {"AES", "Twofish"};
+    private static final String[] ALGORITHMS = {"AES", "Twofish", "Serpent"};
 
     /** This instance's settings. */
     private final transient Settings settings;
@@ -46,7 +47,7 @@ public final class VectorJceProvider extends Provider {
 
     private VectorJceProvider(Settings settings) {
         super(NAME, VERSION, "VectorJCE " + VERSION
-                + ": AES and Twofish in ECB, CBC, CTR, LRW and XTS (pure Java, Vector API kernels)"
+                + ": AES, Twofish and Serpent in ECB, CBC, CTR, LRW and XTS (pure Java, Vector API kernels)"
                 + (settings.toString().isEmpty() ? "" : "; " + settings));
         this.settings = settings;
         for (String alg : ALGORITHMS) {
@@ -84,7 +85,8 @@ public final class VectorJceProvider extends Provider {
      *       is constant-time, short calls padded into vector batches, never a table-lookup
      *       fallback; {@code init} fails with an {@code InvalidKeyException} naming the reason
      *       where no such kernel runs;</li>
-     *   <li>{@code kernel.aes=NAME}, {@code kernel.twofish=NAME}: every key gets that kernel
+     *   <li>{@code kernel.aes=NAME}, {@code kernel.twofish=NAME}, {@code kernel.serpent=NAME}: every
+     *       key gets that kernel
      *       ({@code init} fails where it does not run here); empty for the best available;</li>
      *   <li>{@code arithmetic=auto|vector|scalar}: the modes' XOR and tweak passes;</li>
      *   <li>{@code twofish16.path=auto|split|fused}: {@code twofish-vec512-16way}'s batch.</li>
@@ -131,7 +133,7 @@ public final class VectorJceProvider extends Provider {
     /**
      * The kernel a key of {@code algorithm} gets from this provider now.
      *
-     * @param algorithm {@code "AES"} or {@code "Twofish"}
+     * @param algorithm {@code "AES"}, {@code "Twofish"} or {@code "Serpent"}
      * @return the kernel's name, e.g. {@code twofish-vec512-16way}
      * @throws IllegalArgumentException where the settings name a kernel that does not run here, or
      *     the constant-time policy finds none (the message says why)

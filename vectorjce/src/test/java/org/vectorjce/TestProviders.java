@@ -23,6 +23,16 @@ public final class TestProviders {
     private TestProviders() {
     }
 
+    /** The one-block scalar reference kernel of {@code algorithm}, which runs on every JVM. */
+    public static String scalarKernel(String algorithm) {
+        return switch (algorithm) {
+            case "AES" -> "aes-table";
+            case "Twofish" -> "twofish-table";
+            case "Serpent" -> "serpent-bitslice";
+            default -> throw new IllegalArgumentException(algorithm);
+        };
+    }
+
     /** The provider a test's ciphers come from now: {@link #BASE}, or one with a forced kernel. */
     public static VectorJceProvider current() {
         return current;

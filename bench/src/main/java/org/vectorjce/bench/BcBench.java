@@ -5,7 +5,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Bouncy Castle's JCA provider: AES and Twofish in ECB, CBC and CTR (its JCA provider has no LRW
+ * Bouncy Castle's JCA provider: AES, Twofish and Serpent ({@code SerpentEngine}) in ECB, CBC and CTR (its JCA provider has no LRW
  * or XTS).
  */
 @State(Scope.Thread)
@@ -13,7 +13,7 @@ public class BcBench extends CipherBench {
     @Param("BC")
     public String provider;
 
-    @Param({"AES", "Twofish"})
+    @Param({"AES", "Twofish", "Serpent"})
     public String algorithm;
 
     @Param({"ECB", "CBC", "CTR"})

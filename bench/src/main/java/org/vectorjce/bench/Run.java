@@ -56,7 +56,7 @@ public final class Run {
     }
 
     static final List<Class<? extends BenchBase>> BENCHMARKS = List.of(
-            VectorJceAesBench.class, VectorJceTwofishBench.class,
+            VectorJceAesBench.class, VectorJceTwofishBench.class, VectorJceSerpentBench.class,
             SunJceBench.class, BcBench.class, AccpBench.class, XtsSectorBench.class);
 
     /** The {@code @Fork(jvmArgsAppend)} of {@link BenchBase}, kept when the command line gives its own. */

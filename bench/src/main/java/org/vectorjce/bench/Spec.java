@@ -10,7 +10,7 @@ import java.util.Locale;
  * 16-byte tweak key (Linux {@code lrw()}). So "XTS, keyBits 128" is tcrypt's "256 bit key" line.
  *
  * @param provider  VectorJCE, SunJCE, BC or ACCP
- * @param algorithm AES or Twofish
+ * @param algorithm AES, Twofish or Serpent
  * @param kernel    VectorJCE kernel: a registered name, {@code default} (no forcing), or
  *                  {@code default:NAME} (no forcing, and set-up checks that NAME is what is chosen);
  *                  {@code -} for other providers

@@ -48,7 +48,7 @@ final class ImageCommand {
         @Parameters(index = "2", paramLabel = "OUTPUT", description = "The new file to write.")
         String output;
         @Option(names = {"--cipher", "-c"}, paramLabel = "SPEC", required = true,
-                description = "cryptsetup's cipher: aes-xts-plain64, twofish-xts-plain64, aes-cbc-essiv:sha256, "
+                description = "cryptsetup's cipher: aes-xts-plain64, twofish-xts-plain64, serpent-xts-plain64, aes-cbc-essiv:sha256, "
                         + "twofish-lrw-benbi, ... (cipher-mode-ivgen).")
         String cipher;
         @Option(names = {"--key-file", "-d"}, paramLabel = "FILE", required = true,
@@ -151,9 +151,14 @@ final class ImageCommand {
         if (parts.length != 3) {
             throw new UsageError("--cipher " + cipherSpec + ": cipher-mode-ivgenerator, e.g. aes-xts-plain64");
         }
-        String alg = parts[0].equalsIgnoreCase("aes") ? "AES" : parts[0].equalsIgnoreCase("twofish") ? "Twofish" : null;
+        String alg = switch (parts[0].toLowerCase(java.util.Locale.ROOT)) {
+            case "aes" -> "AES";
+            case "twofish" -> "Twofish";
+            case "serpent" -> "Serpent";
+            default -> null;
+        };
         if (alg == null) {
-            throw new UsageError("--cipher " + cipherSpec + ": the cipher is aes or twofish");
+            throw new UsageError("--cipher " + cipherSpec + ": the cipher is aes, twofish or serpent");
         }
 
         Path in = Path.of(input), outPath = Path.of(output);

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  * {@code leakcheck}: a dudect-style timing-leak check of the provider's kernels (Reparaz, Balasch,
  * Verbauwhede, "Dude, is my code constant time?", DATE 2017), driven through the public JCA API
  * only ({@link Cipher} on a {@link VectorJceProvider}, each kernel set by a provider configured with
- * {@code kernel.aes=NAME} or {@code kernel.twofish=NAME}).
+ * {@code kernel.aes=NAME}, {@code kernel.twofish=NAME} or {@code kernel.serpent=NAME}).
  *
  * <p><b>Method.</b> Per kernel and secret class (a "cell"), samples of two input classes, fixed
  * and random, are taken in random order (a coin flip per sample). Each sample is one
@@ -230,8 +230,8 @@ final class LeakCheck {
             }
             if (o.transformation != null) {
                 String[] p = o.transformation.split("/");
-                if (p.length != 3 || !(p[0].equals("AES") || p[0].equals("Twofish"))) {
-                    throw bad("--transformation must be AES/MODE/PADDING or Twofish/MODE/PADDING");
+                if (p.length != 3 || !(p[0].equals("AES") || p[0].equals("Twofish") || p[0].equals("Serpent"))) {
+                    throw bad("--transformation must be AES/MODE/PADDING, Twofish/MODE/PADDING or Serpent/MODE/PADDING");
                 }
             }
             return o;
@@ -277,7 +277,7 @@ final class LeakCheck {
         List<Job> jobs = new ArrayList<>();
         String talg = o.transformation == null ? null : o.transformation.substring(0, o.transformation.indexOf('/'));
         if (o.kernels.isEmpty()) {
-            for (String alg : new String[] {"AES", "Twofish"}) {
+            for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
                 if (talg != null && !talg.equals(alg)) {
                     continue;
                 }
@@ -291,7 +291,7 @@ final class LeakCheck {
             String k = raw.trim();
             String alg = null;
             String declined = null;
-            for (String a : new String[] {"AES", "Twofish"}) {
+            for (String a : new String[] {"AES", "Twofish", "Serpent"}) {
                 Map<String, String> status = VectorJce.kernelStatus(a);
                 if (status.containsKey(k)) {
                     alg = a;
@@ -300,7 +300,8 @@ final class LeakCheck {
             }
             if (alg == null) {
                 throw new IllegalArgumentException("unknown kernel '" + k + "'; available: "
-                        + VectorJce.availableKernels("AES") + " " + VectorJce.availableKernels("Twofish")
+                        + VectorJce.availableKernels("AES") + " " + VectorJce.availableKernels("Twofish") + " "
+                        + VectorJce.availableKernels("Serpent")
                         + ("present".equals(VectorJce.vectorModuleStatus()) ? ""
                                 : " (vector module " + VectorJce.vectorModuleStatus() + ")"));
             }

@@ -258,7 +258,7 @@ public final class Main implements Callable<Integer> {
         boolean ct = provider.isConstantTime();
         out.println("constant-time:   policy " + (ct ? "on" : "off") + " (constantTime=true);"
                 + " [ct] marks the kernels it admits");
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             String chosen;
             try {
                 chosen = provider.kernelFor(alg);

@@ -39,7 +39,7 @@ final class Speed {
         @Option(names = "--ms", paramLabel = "MILLIS",
                 description = "Measuring time per cell in ms (default ${DEFAULT-VALUE}, plus as much warm-up).")
         long ms = 250;
-        @Option(names = "--alg", paramLabel = "AES|Twofish", description = "Only this algorithm.")
+        @Option(names = "--alg", paramLabel = "AES|Twofish|Serpent", description = "Only this algorithm.")
         String alg;
         @Option(names = "--mode", paramLabel = "ECB|CBC|CTR|LRW|XTS", description = "Only this mode.")
         String mode;
@@ -85,7 +85,7 @@ final class Speed {
         out.println("# warm-up: " + VectorJce.warmUp());
         out.println("# mode arithmetic: " + p.arithmetic());
         out.printf("#%14s %9s %17s %17s   %s%n", "Algorithm", "Key", "Encryption", "Decryption", "kernel");
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
                 continue;
             }
@@ -141,7 +141,7 @@ final class Speed {
         out.println("# disk requests of 1 MiB, XTS, 512-bit key, plain64 IVs, encryption (MiB/s)");
         out.printf("#%14s %8s %16s %16s %16s   %s%n", "Algorithm", "sector", "sectors/call", "init per sector",
                 "one data unit", "kernel");
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
                 continue;
             }
@@ -215,7 +215,7 @@ final class Speed {
             head.append(String.format("%19s", s + " B"));
         }
         out.println(head.append("   kernel"));
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
                 continue;
             }
@@ -296,13 +296,17 @@ final class Speed {
     private static void compare(VectorJceProvider p, String onlyAlg, String onlyMode, long ms, PrintStream out,
             PrintStream err) throws Exception {
         int[] sizes = {16, 64, 256, 1024, 8192};
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             if (onlyAlg != null && !onlyAlg.equalsIgnoreCase(alg)) {
                 continue;
             }
             String key = "kernel." + alg.toLowerCase(Locale.ROOT) + "=";
             String best = p.kernelFor(alg);
-            String scalar = alg.equals("AES") ? "aes-table" : "twofish-table";
+            String scalar = switch (alg) {
+                case "AES" -> "aes-table";
+                case "Twofish" -> "twofish-table";
+                default -> "serpent-bitslice";
+            };
             VectorJceProvider fastP = (VectorJceProvider) p.configure(key + best);
             VectorJceProvider slowP = (VectorJceProvider) p.configure(key + scalar);
             out.println();

@@ -61,6 +61,14 @@ class ImageCommandTest {
         c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(java.util.Arrays.copyOf(key, 32), "Twofish"),
                 new SectorParameterSpec("essiv:sha256", 0, 512));
         assertArrayEquals(c.doFinal(plain), Files.readAllBytes(enc2));
+        // serpent-xts-plain64, as LUKS users pick it, with the whole 512-bit key.
+        Files.write(kf, key);
+        Path enc3 = dir.resolve("disk3.enc");
+        assertEquals(0, image("encrypt", "--cipher", "serpent-xts-plain64", "--key-file", kf.toString(),
+                "--key-size", "512", img.toString(), enc3.toString()).status());
+        c = Cipher.getInstance("Serpent/XTS/NoPadding", new VectorJceProvider());
+        c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "Serpent"), new SectorParameterSpec("plain64", 0, 512));
+        assertArrayEquals(c.doFinal(plain), Files.readAllBytes(enc3));
     }
 
     /**
@@ -119,7 +127,7 @@ class ImageCommandTest {
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, odd.toString(), o}, 2, "1000 bytes: not a whole number of 512-byte sectors"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--key-size", "1024", i, o}, 2, "key file has 512 bits"},
             {new String[] {"encrypt", "--cipher", "aes-cbc-essiv:sha256", "--key-file", k, i, o}, 2, "key length"},
-            {new String[] {"encrypt", "--cipher", "serpent-xts-plain64", "--key-file", k, i, o}, 2, "aes or twofish"},
+            {new String[] {"encrypt", "--cipher", "camellia-xts-plain64", "--key-file", k, i, o}, 2, "aes, twofish or serpent"},
             {new String[] {"encrypt", "--cipher", "aes-xts-benbi", "--key-file", k, i, o}, 2, "'benbi'"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--sector-size", "1000", i, o}, 2, "--sector-size 1000"},
             {new String[] {"encrypt", "--cipher", "aes-xts-plain64", "--key-file", k, "--sector-size", "4096", "--skip", "3", i, o}, 2, "--skip 3"},

@@ -85,7 +85,7 @@ class ConcurrencyTest {
                 List<String> kernels = ContractSupport.kernels(s.alg());
                 List<String> perRound = new ArrayList<>();
                 List<byte[]> expected = new ArrayList<>();
-                byte[] scalar = withKernel(s.alg(), s.alg().equals("AES") ? "aes-table" : "twofish-table",
+                byte[] scalar = withKernel(s.alg(), org.vectorjce.TestProviders.scalarKernel(s.alg()),
                         () -> encrypt(s, key, iv, plain));
                 for (int r = 0; r < rounds; r++) {
                     String k = kernels.get(r % kernels.size());

@@ -20,6 +20,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.crypto.BlockCipher;
 import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.engines.SerpentEngine;
 import org.bouncycastle.crypto.engines.TwofishEngine;
 import org.bouncycastle.crypto.params.KeyParameter;
 import org.junit.jupiter.api.function.Executable;
@@ -31,7 +32,7 @@ import org.vectorjce.internal.kernel.Kernels;
 /** Shared tables and helpers of the JCA contract and bad-input tests. */
 final class ContractSupport {
     static final int BLOCK = 16;
-    static final String[] ALGORITHMS = {"AES", "Twofish"};
+    static final String[] ALGORITHMS = {"AES", "Twofish", "Serpent"};
 
     private ContractSupport() {
     }
@@ -291,7 +292,11 @@ final class ContractSupport {
     // ------------------------------------------------------------------ references
 
     static BlockCipher engine(String alg, boolean enc, byte[] key) {
-        BlockCipher e = alg.equals("AES") ? AESEngine.newInstance() : new TwofishEngine();
+        BlockCipher e = switch (alg) {
+            case "AES" -> AESEngine.newInstance();
+            case "Twofish" -> new TwofishEngine();
+            default -> new SerpentEngine();
+        };
         e.init(enc, new KeyParameter(key));
         return e;
     }

@@ -53,7 +53,7 @@ final class CipherProgram {
         }
 
         String scalarKernel() {
-            return alg.equals("AES") ? "aes-table" : "twofish-table";
+            return org.vectorjce.TestProviders.scalarKernel(alg);
         }
 
         @Override
@@ -66,7 +66,7 @@ final class CipherProgram {
 
     static {
         List<Spec> l = new ArrayList<>();
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             l.add(new Spec(alg, "ECB", false));
             l.add(new Spec(alg, "ECB", true));
             l.add(new Spec(alg, "CBC", false));
@@ -226,7 +226,7 @@ final class CipherProgram {
         if (keyChoice == 14) {
             keyAlg = spec.alg().equals("AES") ? "Rijndael" : "TWOFISH"; // an alias / other spelling
         } else if (keyChoice == 15) {
-            String[] wrong = {"DES", "HmacSHA256", spec.alg().equals("AES") ? "Twofish" : "AES"};
+            String[] wrong = {"DES", "HmacSHA256", spec.alg().equals("AES") ? "Serpent" : "AES"};
             keyAlg = wrong[in.intIn(0, wrong.length - 1)];
         }
         byte[] key = in.bytes(keyLen);

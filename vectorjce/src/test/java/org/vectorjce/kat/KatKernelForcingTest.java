@@ -17,7 +17,7 @@ import org.vectorjce.internal.kernel.Kernels;
 class KatKernelForcingTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"AES", "Twofish"})
+    @ValueSource(strings = {"AES", "Twofish", "Serpent"})
     void unknownForcedKernelFailsInit(String algorithm) {
         System.out.println("[KAT] " + algorithm + " kernels: " + Kernels.availableNames(algorithm)
                 + " (vector module " + Kernels.vectorModuleStatus() + ")");

@@ -48,7 +48,7 @@ import org.vectorjce.internal.kernel.Kernels;
 class BcDifferentialTest {
     private static final Provider BC = new BouncyCastleProvider();
 
-    private static final String[] ALGORITHMS = {"AES", "Twofish"};
+    private static final String[] ALGORITHMS = {"AES", "Twofish", "Serpent"};
     private static final String[] MODES = {
         "ECB/NoPadding", "ECB/PKCS5Padding", "CBC/NoPadding", "CBC/PKCS5Padding", "CTR/NoPadding",
     };

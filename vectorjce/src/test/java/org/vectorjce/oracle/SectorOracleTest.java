@@ -41,7 +41,7 @@ import org.vectorjce.VectorJceProvider;
  * split updates.
  */
 class SectorOracleTest {
-    private static final String[] ALGORITHMS = {"AES", "Twofish"};
+    private static final String[] ALGORITHMS = {"AES", "Twofish", "Serpent"};
 
     @AfterEach
     void clearKernelProperties() {

@@ -24,6 +24,7 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.crypto.BlockCipher;
 import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.engines.SerpentEngine;
 import org.bouncycastle.crypto.engines.TwofishEngine;
 import org.bouncycastle.crypto.params.KeyParameter;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +57,7 @@ import org.vectorjce.internal.kernel.Kernels;
  * the same array, both directions, under every kernel. Seeds as in {@link BcDifferentialTest}: rerun with {@code -Dvectorjce.test.seed=}.
  */
 class TweakOracleTest {
-    private static final String[] ALGORITHMS = {"AES", "Twofish"};
+    private static final String[] ALGORITHMS = {"AES", "Twofish", "Serpent"};
     private static final long BASE_SEED = Long.getLong("vectorjce.test.seed", 0x7EC7_0C3EL);
     private static final HexFormat HEX = HexFormat.of();
     private static final String TEST_NAME = "TweakOracleTest";
@@ -88,7 +89,11 @@ class TweakOracleTest {
 
     /** A raw Bouncy Castle engine keyed for one direction. */
     static BlockCipher engine(String alg, byte[] key, boolean encrypt) {
-        BlockCipher e = alg.equals("AES") ? AESEngine.newInstance() : new TwofishEngine();
+        BlockCipher e = switch (alg) {
+            case "AES" -> AESEngine.newInstance();
+            case "Twofish" -> new TwofishEngine();
+            default -> new SerpentEngine(); // NESSIE byte order, not TnepresEngine
+        };
         e.init(encrypt, new KeyParameter(key));
         return e;
     }
@@ -264,6 +269,8 @@ class TweakOracleTest {
         files.put("linux-testmgr/tf_xts_tv_template.txt", new String[] {"XTS", "Twofish", "IV"});
         files.put("linux-testmgr/aes_lrw_tv_template.txt", new String[] {"LRW", "AES", "IV"});
         files.put("linux-testmgr/tf_lrw_tv_template.txt", new String[] {"LRW", "Twofish", "IV"});
+        files.put("serpent-linux-testmgr/serpent_xts_tv_template.txt", new String[] {"XTS", "Serpent", "IV"});
+        files.put("serpent-linux-testmgr/serpent_lrw_tv_template.txt", new String[] {"LRW", "Serpent", "IV"});
         int total = 0;
         for (Map.Entry<String, String[]> f : files.entrySet()) {
             Path p = root.resolve(f.getKey());

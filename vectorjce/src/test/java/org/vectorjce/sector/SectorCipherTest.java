@@ -170,7 +170,7 @@ class SectorCipherTest {
         byte[] k64 = new byte[64];
         new Random(1).nextBytes(k64);
         for (String[] c : new String[][] {
-            {"serpent-xts-plain64", "'serpent'"}, {"aes-ctr-plain64", "'ctr'"}, {"aes-xts-benbi", "'benbi'"},
+            {"camellia-xts-plain64", "'camellia'"}, {"aes-ctr-plain64", "'ctr'"}, {"aes-xts-benbi", "'benbi'"},
             {"aes-xts", "no IV generator"}, {"aes-cbc-essiv:sha1", "'essiv:sha1'"}, {"", "No cipher"},
             {"capi:xts(aes)-plain64", "capi"},
         }) {

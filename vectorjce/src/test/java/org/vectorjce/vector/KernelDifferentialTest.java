@@ -29,7 +29,7 @@ class KernelDifferentialTest {
 
     private static List<KernelFactory> kernels() {
         List<KernelFactory> l = new ArrayList<>();
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             for (String name : Kernels.availableNames(alg)) {
                 l.add(Kernels.byName(alg, name));
             }
@@ -38,7 +38,11 @@ class KernelDifferentialTest {
     }
 
     private static BlockKernel reference(String alg, byte[] key) {
-        return Kernels.byName(alg, alg.equals("AES") ? "aes-table" : "twofish-table").create(key);
+        return Kernels.byName(alg, switch (alg) {
+            case "AES" -> "aes-table";
+            case "Twofish" -> "twofish-table";
+            default -> "serpent-bitslice";
+        }).create(key);
     }
 
     @TestFactory
@@ -91,10 +95,15 @@ class KernelDifferentialTest {
         Assumptions.assumeTrue(aes != null && twofish != null, "no expectation given (run outside the pom's executions)");
         assertEquals(aes, TestProviders.current().kernelFor("AES"));
         assertEquals(twofish, TestProviders.current().kernelFor("Twofish"));
+        String serpent = org.vectorjce.TestMachine.expect("serpent");
+        if (serpent != null) {
+            assertEquals(serpent, TestProviders.current().kernelFor("Serpent"));
+        }
         String vectorKernels = org.vectorjce.TestMachine.expect("vectorKernels");
         if (vectorKernels != null) {
             List<String> names = new ArrayList<>(Kernels.availableNames("AES"));
             names.addAll(Kernels.availableNames("Twofish"));
+            names.addAll(Kernels.availableNames("Serpent"));
             List<String> vec = names.stream().filter(n -> n.contains("-vec")).sorted().toList();
             assertEquals(vectorKernels.equals("none") ? List.of() : List.of(vectorKernels.split(",")).stream().sorted().toList(), vec);
         }

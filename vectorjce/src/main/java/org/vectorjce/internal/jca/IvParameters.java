@@ -10,7 +10,8 @@ import javax.crypto.spec.IvParameterSpec;
 import org.vectorjce.SectorParameterSpec;
 
 /**
- * {@code AlgorithmParameters} for the IV of every VectorJCE transformation ("AES", "Twofish"),
+ * {@code AlgorithmParameters} for the IV of every VectorJCE transformation ("AES", "Twofish",
+ * "Serpent"),
  * so {@code getParameters()} works without SunJCE (which has no Twofish parameters). Encoding: a
  * DER OCTET STRING holding the IV, as SunJCE's block-cipher IV parameters.
  */

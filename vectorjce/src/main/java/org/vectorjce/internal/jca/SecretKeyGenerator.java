@@ -8,7 +8,7 @@ import javax.crypto.KeyGeneratorSpi;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
-/** {@code KeyGenerator} for AES and Twofish: 128, 192 or 256 random bits (default 256). */
+/** {@code KeyGenerator} for AES, Twofish and Serpent: 128, 192 or 256 random bits (default 256). */
 public final class SecretKeyGenerator extends KeyGeneratorSpi {
     private final String algorithm;
     private int bits = 256;

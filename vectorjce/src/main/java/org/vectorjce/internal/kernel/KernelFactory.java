@@ -9,10 +9,10 @@ public interface KernelFactory {
     /** Registry name, e.g. {@code aes-table}, {@code twofish-vec256-8way}. */
     String name();
 
-    /** {@code "AES"} or {@code "Twofish"}. */
+    /** {@code "AES"}, {@code "Twofish"} or {@code "Serpent"}. */
     String algorithm();
 
-    /** Higher wins; scalar table kernels are 100. */
+    /** Higher wins; the scalar kernels are 100. */
     int priority();
 
     /**

@@ -2,6 +2,7 @@ package org.vectorjce.internal.kernel;
 
 import org.vectorjce.internal.aes.AesTable;
 import org.vectorjce.internal.aes.JdkAesKernel;
+import org.vectorjce.internal.serpent.SerpentBitslice;
 import org.vectorjce.internal.twofish.TwofishTable;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,8 +58,23 @@ public final class Kernels {
                 new BaseFactory("twofish-table", "Twofish", 100, false));
     }
 
+    /**
+     * Serpent: every kernel runs the specification's bitslice form (boolean circuits and
+     * rotations, no table), so all are constant-time; wider is faster.
+     */
+    private static final class SerpentList {
+        static final List<KernelFactory> ALL = sorted(
+                new VectorFactory("serpent-vec512-32way", "Serpent", 400, true),
+                new VectorFactory("serpent-vec256-16way", "Serpent", 300, true),
+                new VectorFactory("serpent-vec128-8way", "Serpent", 200, true),
+                new BaseFactory(SerpentBitslice.NAME, "Serpent", 100, true));
+    }
+
+    /** The algorithms that have kernels, in the order {@code info} lists them. */
+    public static final List<String> ALGORITHMS = List.of("AES", "Twofish", "Serpent");
+
     /** The default factory per algorithm, found on first use; benign race (same answer). */
-    private static volatile Registered defaultAes, defaultTwofish;
+    private static volatile Registered defaultAes, defaultTwofish, defaultSerpent;
 
     private Kernels() {
     }
@@ -121,6 +137,7 @@ public final class Kernels {
         return switch (algorithm) {
             case "AES" -> AesList.ALL;
             case "Twofish" -> TwofishList.ALL;
+            case "Serpent" -> SerpentList.ALL;
             default -> List.of();
         };
     }
@@ -173,13 +190,17 @@ public final class Kernels {
             return f.view(constantTime, batch);
         }
         if (!constantTime) {
-            Registered d = "AES".equals(algorithm) ? defaultAes : defaultTwofish;
+            Registered d = switch (algorithm) {
+                case "AES" -> defaultAes;
+                case "Twofish" -> defaultTwofish;
+                default -> defaultSerpent;
+            };
             if (d == null) {
                 d = chooseDefault(algorithm);
-                if ("AES".equals(algorithm)) {
-                    defaultAes = d;
-                } else {
-                    defaultTwofish = d;
+                switch (algorithm) {
+                    case "AES" -> defaultAes = d;
+                    case "Twofish" -> defaultTwofish = d;
+                    default -> defaultSerpent = d;
                 }
             }
             return d.view(false, batch);
@@ -259,6 +280,11 @@ public final class Kernels {
     public static KernelFactory forSingleBlocks(KernelFactory f) {
         if (f.underConstantTimePolicy()) {
             return f; // the policy pads the single block into a vector batch instead
+        }
+        if (f.name().startsWith("serpent-vec")) {
+            // The Serpent vector kernels run calls shorter than a batch on serpent-bitslice anyway
+            // (constant-time too), so K2 gets it directly, without a batch buffer.
+            return byName("Serpent", SerpentBitslice.NAME);
         }
         return f.name().startsWith("twofish-vec") ? byName("Twofish", "twofish-table-2way") : f;
     }
@@ -388,6 +414,7 @@ public final class Kernels {
                 case "aes-jdk" -> JdkAesKernel.create(key);
                 case "aes-table" -> AesTable.create(key);
                 case "twofish-table-2way" -> TwofishTable.create(key, true);
+                case SerpentBitslice.NAME -> SerpentBitslice.create(key);
                 default -> TwofishTable.create(key, false);
             };
         }

@@ -48,6 +48,8 @@ public final class Settings {
                 "the AES kernel every key of this provider gets"),
         new Key("kernel.twofish", "vectorjce.kernel.twofish", "a kernel name, or empty for the best available",
                 "the Twofish kernel every key of this provider gets"),
+        new Key("kernel.serpent", "vectorjce.kernel.serpent", "a kernel name, or empty for the best available",
+                "the Serpent kernel every key of this provider gets"),
         new Key("constantTime", "vectorjce.constantTime", "true, false (default)",
                 "the constant-time policy: only constant-time kernels, short calls padded"),
         new Key("arithmetic", "vectorjce.arithmetic", "auto (default), vector, scalar",
@@ -63,21 +65,23 @@ public final class Settings {
     public static final boolean IGNORE_CPU_FEATURES = "ignore".equals(System.getProperty(CPU_FEATURES_PROPERTY));
 
     /** The built-in settings, ignoring system properties: best kernels, no policy, auto everywhere. */
-    public static final Settings BUILT_IN = new Settings(null, null, false, Arithmetic.AUTO, TwofishBatch.AUTO, null);
+    public static final Settings BUILT_IN = new Settings(null, null, null, false, Arithmetic.AUTO, TwofishBatch.AUTO,
+            null);
 
     /** The settings from the system properties, read once; what {@code new VectorJceProvider()} has. */
     public static final Settings DEFAULTS = fromSystemProperties();
 
-    private final String aesKernel, twofishKernel;
+    private final String aesKernel, twofishKernel, serpentKernel;
     private final boolean constantTime;
     private final Arithmetic arithmetic;
     private final TwofishBatch twofishBatch;
     private final String problem;
 
-    private Settings(String aesKernel, String twofishKernel, boolean constantTime, Arithmetic arithmetic,
-            TwofishBatch twofishBatch, String problem) {
+    private Settings(String aesKernel, String twofishKernel, String serpentKernel, boolean constantTime,
+            Arithmetic arithmetic, TwofishBatch twofishBatch, String problem) {
         this.aesKernel = aesKernel;
         this.twofishKernel = twofishKernel;
+        this.serpentKernel = serpentKernel;
         this.constantTime = constantTime;
         this.arithmetic = arithmetic;
         this.twofishBatch = twofishBatch;
@@ -137,19 +141,22 @@ public final class Settings {
         String v = value.trim();
         switch (key.trim().toLowerCase(Locale.ROOT)) {
             case "kernel.aes":
-                return new Settings(kernelName("AES", v), twofishKernel, constantTime, arithmetic, twofishBatch,
-                        problem);
-            case "kernel.twofish":
-                return new Settings(aesKernel, kernelName("Twofish", v), constantTime, arithmetic, twofishBatch,
-                        problem);
-            case "constanttime":
-                return new Settings(aesKernel, twofishKernel, bool("constantTime", v), arithmetic, twofishBatch,
-                        problem);
-            case "arithmetic":
-                return new Settings(aesKernel, twofishKernel, constantTime, choice(Arithmetic.class, "arithmetic", v),
+                return new Settings(kernelName("AES", v), twofishKernel, serpentKernel, constantTime, arithmetic,
                         twofishBatch, problem);
+            case "kernel.twofish":
+                return new Settings(aesKernel, kernelName("Twofish", v), serpentKernel, constantTime, arithmetic,
+                        twofishBatch, problem);
+            case "kernel.serpent":
+                return new Settings(aesKernel, twofishKernel, kernelName("Serpent", v), constantTime, arithmetic,
+                        twofishBatch, problem);
+            case "constanttime":
+                return new Settings(aesKernel, twofishKernel, serpentKernel, bool("constantTime", v), arithmetic,
+                        twofishBatch, problem);
+            case "arithmetic":
+                return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime,
+                        choice(Arithmetic.class, "arithmetic", v), twofishBatch, problem);
             case "twofish16.path":
-                return new Settings(aesKernel, twofishKernel, constantTime, arithmetic,
+                return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime, arithmetic,
                         choice(TwofishBatch.class, "twofish16.path", v), problem);
             default:
                 throw new IllegalArgumentException("unknown setting '" + key + "'; settings: " + keyNames());
@@ -157,7 +164,7 @@ public final class Settings {
     }
 
     private Settings withProblem(String p) {
-        return new Settings(aesKernel, twofishKernel, constantTime, arithmetic, twofishBatch, p);
+        return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime, arithmetic, twofishBatch, p);
     }
 
     /** A kernel name as given, checked against the registry (unknown names fail here). */
@@ -207,7 +214,12 @@ public final class Settings {
 
     /** The forced kernel name of {@code algorithm}, or null for the best available. */
     public String kernel(String algorithm) {
-        return "AES".equals(algorithm) ? aesKernel : "Twofish".equals(algorithm) ? twofishKernel : null;
+        return switch (algorithm) {
+            case "AES" -> aesKernel;
+            case "Twofish" -> twofishKernel;
+            case "Serpent" -> serpentKernel;
+            default -> null;
+        };
     }
 
     public boolean constantTime() {
@@ -232,6 +244,7 @@ public final class Settings {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("kernel.aes", aesKernel == null ? "" : aesKernel);
         m.put("kernel.twofish", twofishKernel == null ? "" : twofishKernel);
+        m.put("kernel.serpent", serpentKernel == null ? "" : serpentKernel);
         m.put("constantTime", Boolean.toString(constantTime));
         m.put("arithmetic", arithmetic.name().toLowerCase(Locale.ROOT));
         m.put("twofish16.path", twofishBatch.name().toLowerCase(Locale.ROOT));

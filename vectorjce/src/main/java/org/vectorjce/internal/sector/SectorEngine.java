@@ -46,7 +46,7 @@ public final class SectorEngine {
     }
 
     /**
-     * A keyed engine: {@code algorithm} AES or Twofish, {@code modeName} XTS, LRW, CBC or ECB,
+     * A keyed engine: {@code algorithm} AES, Twofish or Serpent, {@code modeName} XTS, LRW, CBC or ECB,
      * {@code ivName} a generator {@link IvGenerator#allowed} gives for the mode (null for ECB),
      * {@code key} of a length the mode takes (the caller checked both, and wipes {@code key}).
      *

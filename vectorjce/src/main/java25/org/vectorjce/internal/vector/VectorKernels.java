@@ -17,6 +17,10 @@ public final class VectorKernels {
         return switch (name) {
             case AesVec512.NAME, TwofishVec512.NAME -> VectorSupport.unavailableReason(512, true);
             case AesVec256.NAME, TwofishVec256.NAME -> VectorSupport.unavailableReason(256, false);
+            // Serpent needs only lanewise int logic, shifts and rotations: any width the JVM prefers.
+            case SerpentVec512.NAME -> VectorSupport.unavailableReason(512, false);
+            case SerpentVec256.NAME -> VectorSupport.unavailableReason(256, false);
+            case SerpentVec128.NAME -> VectorSupport.unavailableReason(128, false);
             case TwofishVec128.NAME -> VectorSupport.byteShuffle128Unavailable();
             default -> "no vector kernel is named '" + name + "'";
         };
@@ -25,7 +29,8 @@ public final class VectorKernels {
     /**
      * A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it);
      * {@code padShortCalls} for the constant-time policy (the Twofish batch kernels then run every
-     * short call and tail as a padded vector batch; the AES kernels always do); {@code batch} the
+     * short call and tail as a padded vector batch; the AES kernels always do; the Serpent kernels
+     * need not, their tail code is constant-time too); {@code batch} the
      * ordinal of the provider's {@code Settings.TwofishBatch} ({@code twofish-vec512-16way} only).
      */
     public static BlockKernel create(String name, byte[] key, boolean padShortCalls, int batch) {
@@ -35,6 +40,9 @@ public final class VectorKernels {
             case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls, batch);
             case TwofishVec256.NAME -> new TwofishVec256(key);
             case TwofishVec128.NAME -> new TwofishVec128(key, padShortCalls);
+            case SerpentVec512.NAME -> new SerpentVec512(key);
+            case SerpentVec256.NAME -> new SerpentVec256(key);
+            case SerpentVec128.NAME -> new SerpentVec128(key);
             default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
         };
     }

@@ -1,0 +1,191 @@
+package org.vectorjce.vector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
+import org.bouncycastle.crypto.engines.SerpentEngine;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.vectorjce.TestProviders;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.internal.kernel.BlockKernel;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.Kernels;
+
+/**
+ * Every Serpent kernel at the width it claims: each registered kernel that runs here against
+ * Bouncy Castle's {@code SerpentEngine} (one block at a time, NESSIE byte order) at block counts
+ * around every batch size, in place and at odd offsets, both directions, and forced by name
+ * through the provider; each one that does not run here declines with its reason. Also the key
+ * padding the specification defines (a short key equals the 256-bit key it pads to) and Linux
+ * testmgr's empty-key record, which only the kernels take.
+ */
+class SerpentKernelTest {
+    private static final HexFormat HEX = HexFormat.of();
+    /** Around the batches: 8 (vec128), 16 (vec256), 32 (vec512) blocks. */
+    private static final int[] BLOCK_COUNTS = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 101};
+
+    private static List<KernelFactory> all() {
+        return Kernels.all("Serpent");
+    }
+
+    private static BlockKernel bcReference(byte[] key, boolean enc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        SerpentEngine e = new SerpentEngine();
+        e.init(enc, new KeyParameter(key));
+        for (int i = 0; i < blocks; i++) {
+            e.processBlock(in, inOff + 16 * i, out, outOff + 16 * i);
+        }
+        return null;
+    }
+
+    private static void run(BlockKernel k, boolean enc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        if (enc) {
+            k.encryptBlocks(in, inOff, out, outOff, blocks);
+        } else {
+            k.decryptBlocks(in, inOff, out, outOff, blocks);
+        }
+    }
+
+    @Test
+    void registryIsAllConstantTimeBestFirst() {
+        List<String> names = all().stream().map(KernelFactory::name).toList();
+        assertEquals(List.of("serpent-vec512-32way", "serpent-vec256-16way", "serpent-vec128-8way", "serpent-bitslice"), names);
+        for (KernelFactory f : all()) {
+            assertTrue(f.constantTime(), f.name() + " is constant-time by construction");
+        }
+        assertTrue(Kernels.availableNames("Serpent").contains("serpent-bitslice"));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyKernelMatchesBouncyCastleOrDeclines() {
+        return all().stream().map(f -> DynamicTest.dynamicTest(f.name(), () -> {
+            String why = f.unavailableReason();
+            if (why != null) {
+                assertTrue(f.name().contains("-vec"), "only vector kernels decline: " + f.name() + ": " + why);
+                if (Kernels.vectorCodeUnavailable() == null && Kernels.vectorModuleStatus().equals("present")
+                        && !why.contains("C2")) {
+                    // A width the JVM does not prefer, as the other 512-bit kernels decline.
+                    assertTrue(why.matches("preferred vector width is \\d+ bits, the kernel needs \\d+"), why);
+                }
+                System.out.println("[SerpentKernelTest] " + f.name() + " declines here: " + why);
+                return;
+            }
+            Random r = new Random(f.name().hashCode());
+            for (int keyLen : new int[] {16, 24, 32}) {
+                byte[] key = new byte[keyLen];
+                r.nextBytes(key);
+                BlockKernel k = f.create(key);
+                assertEquals(f.name(), k.name());
+                for (int blocks : BLOCK_COUNTS) {
+                    int inOff = r.nextInt(20), outOff = r.nextInt(20);
+                    byte[] in = new byte[inOff + blocks * 16 + 3];
+                    r.nextBytes(in);
+                    for (boolean enc : new boolean[] {true, false}) {
+                        byte[] want = new byte[outOff + blocks * 16 + 5];
+                        byte[] got = want.clone();
+                        bcReference(key, enc, in, inOff, want, outOff, blocks);
+                        run(k, enc, in, inOff, got, outOff, blocks);
+                        String what = f.name() + " key " + keyLen + " blocks " + blocks + (enc ? " enc" : " dec");
+                        assertArrayEquals(want, got, what);
+                        byte[] inPlace = in.clone();
+                        run(k, enc, inPlace, inOff, inPlace, inOff, blocks);
+                        assertArrayEquals(Arrays.copyOfRange(want, outOff, outOff + 16 * blocks),
+                                Arrays.copyOfRange(inPlace, inOff, inOff + 16 * blocks), what + " in place");
+                    }
+                }
+                // Re-keyed in place with another length: the new key's results, no trace of the old one.
+                byte[] key2 = new byte[keyLen == 32 ? 16 : 32];
+                r.nextBytes(key2);
+                assertTrue(k.rekey(key2), f.name() + " rekey");
+                byte[] in = new byte[16 * 40];
+                r.nextBytes(in);
+                byte[] want = new byte[in.length], got = new byte[in.length];
+                bcReference(key2, true, in, 0, want, 0, 40);
+                run(k, true, in, 0, got, 0, 40);
+                assertArrayEquals(want, got, f.name() + " after rekey");
+                k.destroy();
+            }
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> forcedByNameThroughTheProvider() {
+        return all().stream().filter(f -> f.unavailableReason() == null).map(f -> DynamicTest.dynamicTest(f.name(), () -> {
+            VectorJceProvider p = TestProviders.withKernel("Serpent", f.name());
+            assertEquals(f.name(), p.kernelFor("Serpent"));
+            Random r = new Random(7);
+            byte[] key = new byte[32];
+            r.nextBytes(key);
+            byte[] pt = new byte[16 * 77];
+            r.nextBytes(pt);
+            Cipher c = Cipher.getInstance("Serpent/ECB/NoPadding", p);
+            c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "Serpent"));
+            byte[] want = new byte[pt.length];
+            bcReference(key, true, pt, 0, want, 0, 77);
+            assertArrayEquals(want, c.doFinal(pt), f.name());
+        }));
+    }
+
+    /** Section 3 of the submission: a short key is the 256-bit key "1 bit, then zeros" after it. */
+    @Test
+    void shortKeysArePaddedAsTheSpecificationSays() {
+        Random r = new Random(3);
+        for (KernelFactory f : all()) {
+            if (f.unavailableReason() != null) {
+                continue;
+            }
+            for (int len : new int[] {16, 24}) {
+                byte[] key = new byte[len];
+                r.nextBytes(key);
+                byte[] padded = Arrays.copyOf(key, 32);
+                padded[len] = 1;
+                byte[] in = new byte[16 * 33];
+                r.nextBytes(in);
+                byte[] a = new byte[in.length], b = new byte[in.length];
+                f.create(key).encryptBlocks(in, 0, a, 0, 33);
+                f.create(padded).encryptBlocks(in, 0, b, 0, 33);
+                assertArrayEquals(b, a, f.name() + " " + len + "-byte key");
+            }
+        }
+    }
+
+    /** serpent_tv_template record 0 (testvectors/serpent-linux-testmgr): no key at all, padded to 256 bits. */
+    @Test
+    void linuxEmptyKeyRecordOnEveryKernel() {
+        byte[] pt = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
+        String ct = "1207fcce9bd0d6476ae98fbed143a0e2";
+        for (KernelFactory f : all()) {
+            if (f.unavailableReason() != null) {
+                continue;
+            }
+            byte[] out = new byte[16];
+            BlockKernel k = f.create(new byte[0]);
+            k.encryptBlocks(pt, 0, out, 0, 1);
+            assertEquals(ct, HEX.formatHex(out), f.name());
+            k.decryptBlocks(out, 0, out, 0, 1);
+            assertArrayEquals(pt, out, f.name());
+        }
+    }
+
+    @Test
+    void destroyWipesTheSchedule() {
+        org.vectorjce.internal.serpent.SerpentBitslice s = org.vectorjce.internal.serpent.SerpentBitslice.schedule(new byte[32]);
+        int[] k = s.subkeys();
+        assertTrue(Arrays.stream(k).anyMatch(w -> w != 0));
+        s.destroy();
+        assertTrue(Arrays.stream(k).allMatch(w -> w == 0));
+        assertNotNull(s.toString());
+        assertTrue(!s.toString().matches(".*[0-9a-f]{16}.*"), s.toString());
+    }
+}
