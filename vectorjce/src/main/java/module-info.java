@@ -4,7 +4,6 @@
  */
 module org.vectorjce {
     requires static jdk.incubator.vector;
-    requires static jdk.management;
     exports org.vectorjce;
     provides java.security.Provider with org.vectorjce.VectorJceProvider;
 }

@@ -1,7 +1,6 @@
 package org.vectorjce.internal.kernel;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -36,20 +35,15 @@ public final class Platform {
         if (JvmArgs.AT_DEFAULTS_FOR_JIT) {
             return null; // no JIT flag given anywhere: HotSpot's default, tiered up to C2
         }
+        String tiered = vmOption("TieredCompilation"), stop = vmOption("TieredStopAtLevel");
         try {
-            com.sun.management.HotSpotDiagnosticMXBean hs =
-                    ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-            if (hs != null) {
-                boolean tiered = Boolean.parseBoolean(hs.getVMOption("TieredCompilation").getValue());
-                int stop = Integer.parseInt(hs.getVMOption("TieredStopAtLevel").getValue());
-                if (tiered && stop < 4) {
-                    return "C2 is off (-XX:TieredStopAtLevel=" + stop + ")";
-                }
+            if (Boolean.parseBoolean(tiered) && stop != null && Integer.parseInt(stop) < 4) {
+                return "C2 is off (-XX:TieredStopAtLevel=" + stop + ")";
             }
-        } catch (LinkageError | RuntimeException e) {
-            // jdk.management absent or flags unreadable: trust java.vm.info alone.
+        } catch (NumberFormatException e) {
+            // unreadable: trust java.vm.info alone
         }
-        return null;
+        return null; // or jdk.management absent: trust java.vm.info alone
     }
 
     /**
@@ -223,13 +217,24 @@ public final class Platform {
         return why == null ? "C2 in use" : why;
     }
 
-    /** Value of a HotSpot flag, or null where it cannot be read. */
+    /**
+     * Value of a HotSpot flag, or null where it cannot be read: through {@code jdk.management}'s
+     * {@code HotSpotDiagnosticMXBean}, reached by reflection so that the provider depends on no
+     * module but {@code java.base} (and the vector module), and works where the JDK has neither
+     * {@code java.management} nor {@code jdk.management} (a jlink image without them, or a module
+     * graph that does not resolve them).
+     */
     public static String vmOption(String name) {
         try {
-            com.sun.management.HotSpotDiagnosticMXBean hs =
-                    ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
-            return hs == null ? null : hs.getVMOption(name).getValue();
-        } catch (LinkageError | RuntimeException e) {
+            Class<?> factory = Class.forName("java.lang.management.ManagementFactory");
+            Class<?> bean = Class.forName("com.sun.management.HotSpotDiagnosticMXBean");
+            Object hs = factory.getMethod("getPlatformMXBean", Class.class).invoke(null, bean);
+            if (hs == null) {
+                return null;
+            }
+            Object option = bean.getMethod("getVMOption", String.class).invoke(hs, name);
+            return (String) option.getClass().getMethod("getValue").invoke(option);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
             return null;
         }
     }
