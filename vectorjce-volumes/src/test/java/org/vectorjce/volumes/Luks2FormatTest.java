@@ -185,8 +185,8 @@ class Luks2FormatTest {
                 "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
         Path img = sparse(dir.resolve("ok.img"), 17L << 20);
         refused(img, "sector", "format", img.toString(), "-q", "--key-file", kf.toString(), "--sector-size", "1000");
-        refused(img, "serpent", "format", img.toString(), "-q", "--key-file", kf.toString(), "--cipher",
-                "serpent-xts-plain64", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
+        refused(img, "camellia", "format", img.toString(), "-q", "--key-file", kf.toString(), "--cipher",
+                "camellia-xts-plain64", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
         refused(img, "too low", "format", img.toString(), "-q", "--key-file", kf.toString(), "--pbkdf", "argon2id",
                 "--pbkdf-force-iterations", "2", "--pbkdf-memory", "1024");
         refused(img, "pbkdf2 only", "format", img.toString(), "--type", "luks1", "-q", "--key-file", kf.toString(),
