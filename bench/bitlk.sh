@@ -7,9 +7,12 @@
 #      `volume --version` (the JVM and picocli alone);
 #  (b) `volume decrypt --type bitlk IMG OUT` of the whole device: AES-XTS-128 (100 MiB) and
 #      AES-CBC-128 with the Elephant diffuser (128 MiB), beside `dislocker-file -V IMG -uPASSWORD
-#      -- OUT` when dislocker is installed (cryptsetup needs the kernel's dm-crypt for the data).
+#      -- OUT` when dislocker is installed (cryptsetup needs the kernel's dm-crypt for the data);
+#  (c) reading the device in one JVM (BitlkPayloadBench in the module's test classes, with
+#      --add-modules jdk.incubator.vector): payload() beside the provider's SectorCipher on the same
+#      bytes, from memory and read from the file.
 # The images are cryptsetup's tests/bitlk-images.tar.xz (testvectors/bitlk-images), unpacked as
-# sparse files. Needs the jar:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
+# sparse files. Needs the jar and the test classes:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
 #
 #   bench/bitlk.sh [--rounds N]
 set -euo pipefail
@@ -77,6 +80,11 @@ mkdir -p results
     done
     mo=$(echo "$ours_all" | median) md=$(echo "$dl_all" | median)
     echo "$name: median volume decrypt $mo s, dislocker-file $md s$(command -v dislocker-file >/dev/null || echo ' (dislocker not installed)')"
+  done
+  echo "## (c) payload() vs the sector API in one JVM, MB/s per round (the first rounds compile)"
+  for name in bitlk-aes-xts-128 bitlk-aes-cbc-128 bitlk-aes-cbc-elephant-128; do
+    "$java" --add-modules jdk.incubator.vector -cp "$jar:../vectorjce-volumes/target/test-classes" \
+        org.vectorjce.volumes.bitlk.BitlkPayloadBench "$img/$name.img" "$pw" 6 2>/dev/null
   done
   echo "# load after: $(uptime | sed 's/.*load/load/')"
 } | tee "$out"

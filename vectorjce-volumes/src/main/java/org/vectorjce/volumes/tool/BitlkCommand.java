@@ -154,6 +154,34 @@ public final class BitlkCommand {
         }
     }
 
+    /**
+     * Whether {@code image} is a BitLocker volume by its signature: {@code -FVE-FS-} at byte 3, or
+     * To Go's {@code MSWIN4.1} (also any FAT volume's) with FVE metadata that reads. Any failure to
+     * read says no: the LUKS path then reports it.
+     */
+    static boolean looksLikeBitlk(Path image) {
+        try (SeekableByteChannel c = FileChannel.open(image, StandardOpenOption.READ)) {
+            if (c.size() < 512) {
+                return false;
+            }
+            ByteBuffer b = ByteBuffer.allocate(11);
+            while (b.hasRemaining() && c.read(b) > 0) {
+                // fill
+            }
+            String sig = new String(b.array(), 3, 8, java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (sig.equals("-FVE-FS-")) {
+                return true;
+            }
+            if (sig.equals("MSWIN4.1")) {
+                BitlkVolume.info(c, image.toString());
+                return true;
+            }
+            return false;
+        } catch (IOException | VolumeException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private static int decrypt(BitlkVolume v, Path target) throws IOException, VolumeException {
         SeekableByteChannel plain = v.payload();
         boolean done = false;

@@ -212,8 +212,9 @@ public final class VolumeMain implements Callable<Integer> {
      */
     abstract class Typed extends Verb {
         @Option(names = {"--type", "-M"}, paramLabel = "TYPE", description = "luks (default: LUKS1 or LUKS2, as the "
-                + "header says), luks1, luks2, tcrypt (TrueCrypt/VeraCrypt) or bitlk (BitLocker).")
-        String type = "luks";
+                + "header says; a BitLocker signature makes it bitlk), luks1, luks2, tcrypt (TrueCrypt/VeraCrypt) or "
+                + "bitlk (BitLocker).")
+        String type;
         @Option(names = "--header", paramLabel = "FILE", description = "A detached header (LUKS); the header's "
                 + "image (--type tcrypt, e.g. the drive of a system partition).")
         Path header;
@@ -232,8 +233,18 @@ public final class VolumeMain implements Callable<Integer> {
                 + "startup key; the passphrase on standard input may be the password or a recovery password):%n")
         BitlkCommand.Options bitlk;
 
-        /** Whether the verb runs as {@code --type bitlk} (after checking the options it takes). */
-        boolean bitlk() throws UsageException {
+        /**
+         * Whether the verb runs as {@code --type bitlk} (after checking the options it takes); without
+         * {@code --type}, when {@code image} carries BitLocker's signature (said on stderr), else LUKS.
+         */
+        boolean bitlk(Path image) throws UsageException {
+            if (type == null) {
+                type = "luks";
+                if (BitlkCommand.looksLikeBitlk(image)) {
+                    type = "bitlk";
+                    err.println("Found a BitLocker volume: reading it as --type bitlk.");
+                }
+            }
             if (!type.equals("bitlk")) {
                 if (bitlk != null) {
                     throw new UsageException("--volume-key-file is read with --type bitlk only");
@@ -300,7 +311,7 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (bitlk()) {
+            if (bitlk(image)) {
                 return bk().execute("info", image, null, bitlk, keyFiles, dumpKey, quiet);
             }
             if (tcrypt()) {
@@ -320,7 +331,7 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (bitlk()) {
+            if (bitlk(image)) {
                 return bk().execute("test", image, null, bitlk, keyFiles, false, false);
             }
             if (tcrypt()) {
@@ -346,7 +357,7 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (bitlk()) {
+            if (bitlk(image)) {
                 return bk().execute("decrypt", image, target, bitlk, keyFiles, false, false);
             }
             if (tcrypt()) {

@@ -71,13 +71,32 @@ class BitlkCommandTest {
     }
 
     @Test
+    void theTypeIsFoundFromTheSignature() throws Exception {
+        for (String name : new String[] {"bitlk-aes-xts-128", "bitlk-togo-aes-xts-128"}) {
+            Path img = BitlkFiles.write(name, dir);
+            VolumeMainAccess.Result r = run(null, "info", img.toString());
+            assertEquals(0, r.rc(), r.err());
+            assertEquals("Found a BitLocker volume: reading it as --type bitlk.\n", r.err());
+            assertTrue(r.out().startsWith("Info for BITLK"), r.out());
+        }
+        Path fat = dir.resolve("fat.img");   // MSWIN4.1 but no FVE metadata: not BitLocker, read as LUKS
+        byte[] b = new byte[1 << 20];
+        System.arraycopy("MSWIN4.1".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, b, 3, 8);
+        Files.write(fat, b);
+        VolumeMainAccess.Result r = run(null, "info", fat.toString());
+        assertEquals(1, r.rc());
+        assertFalse(r.err().contains("BitLocker"), r.err());
+    }
+
+    @Test
     void helpListsTheOptions() {
         for (String verb : new String[] {"info", "test", "decrypt"}) {
             VolumeMainAccess.Result r = run(null, verb, "--help");
             assertEquals(0, r.rc());
-            assertTrue(r.out().contains("bitlk (BitLocker)"), verb + ": " + r.out());
-            assertTrue(r.out().contains("--volume-key-file=FILE"), verb + ": " + r.out());
-            assertTrue(r.out().contains("startup key"), verb + ": " + r.out());
+            String o = r.out().replaceAll("\\s+", " ");   // picocli wraps the descriptions
+            assertTrue(o.contains("bitlk (BitLocker)"), verb + ": " + r.out());
+            assertTrue(o.contains("--volume-key-file=FILE"), verb + ": " + r.out());
+            assertTrue(o.contains("--key-file F.BEK is a startup key"), verb + ": " + r.out());
         }
     }
 }
