@@ -28,7 +28,7 @@ class KernelAllocationTest {
     private static List<KernelFactory> kernels() {
         String only = System.getProperty("vectorjce.test.allocation.kernels");
         List<KernelFactory> l = new ArrayList<>();
-        for (String alg : new String[] {"AES", "Twofish"}) {
+        for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
             for (String name : Kernels.availableNames(alg)) {
                 if (only == null || List.of(only.split(",")).contains(name)) {
                     l.add(Kernels.byName(alg, name));

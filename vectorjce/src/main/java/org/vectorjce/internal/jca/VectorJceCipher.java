@@ -74,7 +74,7 @@ public final class VectorJceCipher extends CipherSpi {
     private String encryptRefusal;
 
     /**
-     * @param algorithm {@code AES} or {@code Twofish}
+     * @param algorithm {@code AES}, {@code Twofish} or {@code Serpent}
      * @param settings the settings of the provider that made it
      * @param provider that provider, named by the {@code AlgorithmParameters} it returns
      */
@@ -280,7 +280,7 @@ public final class VectorJceCipher extends CipherSpi {
     private void initSectors(int opmode, Key key, SectorParameterSpec spec)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
         if (!sectorCapable()) {
-            throw new InvalidAlgorithmParameterException("A SectorParameterSpec is for AES|Twofish/XTS/NoPadding,"
+            throw new InvalidAlgorithmParameterException("A SectorParameterSpec is for AES|Twofish|Serpent/XTS/NoPadding,"
                     + " LRW/NoPadding and CBC/NoPadding, not " + transformation());
         }
         int size = spec.getSectorSize();

@@ -20,10 +20,24 @@ public final class VectorKernels {
             // Serpent needs only lanewise int logic, shifts and rotations: any width the JVM prefers.
             case SerpentVec512.NAME -> VectorSupport.unavailableReason(512, false);
             case SerpentVec256.NAME -> VectorSupport.unavailableReason(256, false);
-            case SerpentVec128.NAME -> VectorSupport.unavailableReason(128, false);
+            case SerpentVec128.NAME -> serpent128Unavailable();
             case TwofishVec128.NAME -> VectorSupport.byteShuffle128Unavailable();
             default -> "no vector kernel is named '" + name + "'";
         };
+    }
+
+    /**
+     * {@code serpent-vec128-8way} also needs AVX: without it ({@code -XX:UseAVX=0}) C2 leaves the
+     * kernel's lanewise int shifts and rotations by a constant uncompiled (their intrinsic fails),
+     * so it would run on boxed vectors, far slower than {@code serpent-bitslice}.
+     */
+    private static String serpent128Unavailable() {
+        String why = VectorSupport.unavailableReason(128, false);
+        if (why == null && "0".equals(org.vectorjce.internal.kernel.Platform.vmOption("UseAVX"))) {
+            why = "the JVM runs without AVX (-XX:UseAVX=0), where C2 does not compile this kernel's vector"
+                    + " shifts and rotations; serpent-bitslice is faster there";
+        }
+        return why;
     }
 
     /**
