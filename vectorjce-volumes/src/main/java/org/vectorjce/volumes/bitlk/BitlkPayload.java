@@ -2,7 +2,6 @@ package org.vectorjce.volumes.bitlk;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.util.Arrays;
 
@@ -73,29 +72,10 @@ final class BitlkPayload extends SectorPayload {
             int n = (int) seg[1];
             ByteBuffer part = dst.slice().limit(n);
             if (seg[0] >= 0) {
-                read(seg[0], part);
+                readFully(image, seg[0], part);
             }
             dst.position(dst.position() + n);
             p += n;
-        }
-    }
-
-    private void read(long at, ByteBuffer b) throws IOException {
-        if (image instanceof FileChannel fc) {
-            while (b.hasRemaining()) {
-                if (fc.read(b, at + b.position()) < 0) {
-                    throw new IOException("The image ended at byte " + (at + b.position()) + ", inside the payload");
-                }
-            }
-            return;
-        }
-        synchronized (image) {
-            image.position(at);
-            while (b.hasRemaining()) {
-                if (image.read(b) < 0) {
-                    throw new IOException("The image ended at byte " + image.position() + ", inside the payload");
-                }
-            }
         }
     }
 

@@ -37,6 +37,32 @@ public abstract class SectorPayload extends FixedSizeChannel {
     /** Reads exactly {@code dst.remaining()} bytes of ciphertext at byte {@code at} of the payload. */
     protected abstract void readCiphertext(long at, ByteBuffer dst) throws IOException;
 
+    /**
+     * Reads exactly {@code b.remaining()} bytes of {@code image} from byte {@code at}: positional
+     * reads on a {@code FileChannel} (workers read in parallel), else under the channel's lock.
+     */
+    protected static void readFully(java.nio.channels.SeekableByteChannel image, long at, ByteBuffer b)
+            throws IOException {
+        if (image instanceof java.nio.channels.FileChannel fc) {
+            while (b.hasRemaining()) {
+                int r = fc.read(b, at);
+                if (r < 0) {
+                    throw new IOException("The image ended at byte " + at + ", inside the payload");
+                }
+                at += r;
+            }
+            return;
+        }
+        synchronized (image) {
+            image.position(at);
+            while (b.hasRemaining()) {
+                if (image.read(b) < 0) {
+                    throw new IOException("The image ended at byte " + image.position() + ", inside the payload");
+                }
+            }
+        }
+    }
+
     /** Decrypts {@code len} bytes (whole sectors from sector {@code sector}) of {@code b} in place. */
     protected abstract void decrypt(byte[] b, int off, int len, long sector) throws GeneralSecurityException;
 

@@ -2,7 +2,6 @@ package org.vectorjce.volumes.tcrypt;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
@@ -78,25 +77,7 @@ final class TcryptPayload extends SectorPayload {
 
     @Override
     protected void readCiphertext(long p, ByteBuffer b) throws IOException {
-        long at = offset + p;
-        if (image instanceof FileChannel fc) {
-            while (b.hasRemaining()) {
-                int r = fc.read(b, at);
-                if (r < 0) {
-                    throw new IOException("The image ended at byte " + at + ", inside the payload");
-                }
-                at += r;
-            }
-            return;
-        }
-        synchronized (image) {
-            image.position(at);
-            while (b.hasRemaining()) {
-                if (image.read(b) < 0) {
-                    throw new IOException("The image ended at byte " + image.position() + ", inside the payload");
-                }
-            }
-        }
+        readFully(image, offset + p, b);
     }
 
     @Override

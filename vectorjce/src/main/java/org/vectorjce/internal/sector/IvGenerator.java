@@ -5,6 +5,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.mode.BlockPasses;
 
 /**
  * The dm-crypt IV generators ({@code drivers/md/dm-crypt.c}, {@code crypt_iv_*_gen}) for 16-byte
@@ -50,6 +51,17 @@ public abstract class IvGenerator {
      */
     public static boolean splitsKey(String name) {
         return name.equals("elephant");
+    }
+
+    /**
+     * plain64's IVs, which ESSIV, EBOIV and Elephant encrypt: LE64(n0 + i·step) ‖ 0^64 for
+     * {@code count} blocks at {@code out[off..]}.
+     */
+    static void plain64(long n0, long step, int count, byte[] out, int off) {
+        for (int i = 0; i < count; i++, n0 += step, off += BLOCK) {
+            BlockPasses.LE64.set(out, off, n0);
+            BlockPasses.LE64.set(out, off + 8, 0L);
+        }
     }
 
     /** Which generators a mode takes: XTS, LRW, CBC (NoPadding). */
@@ -136,6 +148,10 @@ public abstract class IvGenerator {
 
         @Override
         public void fill(long n0, long step, int count, byte[] out, int off) {
+            if (!bigEndian && param == 8) {
+                plain64(n0, step, count, out, off);
+                return;
+            }
             Arrays.fill(out, off, off + BLOCK * count, (byte) 0);
             long n = n0;
             for (int i = 0; i < count; i++, n += step, off += BLOCK) {
@@ -177,14 +193,7 @@ public abstract class IvGenerator {
 
         @Override
         public void fill(long n0, long step, int count, byte[] out, int off) {
-            Arrays.fill(out, off, off + BLOCK * count, (byte) 0);
-            long n = n0;
-            for (int i = 0, o = off; i < count; i++, n += step, o += BLOCK) {
-                long v = n * sectorSize;
-                for (int b = 0; b < 8; b++) {
-                    out[o + b] = (byte) (v >>> (8 * b));
-                }
-            }
+            plain64(n0 * sectorSize, step * sectorSize, count, out, off);
             cipher.encryptBlocks(out, off, out, off, count); // the batch's IVs in one multi-block call
         }
 
@@ -240,12 +249,7 @@ public abstract class IvGenerator {
 
         /** The 32-byte sector key of IV sector number {@code n} into {@link #ks}. */
         private void sectorKey(long n) {
-            Arrays.fill(ks, (byte) 0);
-            long e = n * sectorSize;
-            for (int b = 0; b < 8; b++) {
-                ks[b] = (byte) (e >>> (8 * b));
-                ks[BLOCK + b] = (byte) (e >>> (8 * b));
-            }
+            plain64(n * sectorSize, 0, 2, ks, 0);
             ks[2 * BLOCK - 1] = (byte) 0x80;
             sectorKey.encryptBlocks(ks, 0, ks, 0, 2);
         }
@@ -395,13 +399,7 @@ public abstract class IvGenerator {
 
         @Override
         public void fill(long n0, long step, int count, byte[] out, int off) {
-            Arrays.fill(out, off, off + BLOCK * count, (byte) 0);
-            long n = n0;
-            for (int i = 0, o = off; i < count; i++, n += step, o += BLOCK) {
-                for (int b = 0; b < 8; b++) {
-                    out[o + b] = (byte) (n >>> (8 * b));
-                }
-            }
+            plain64(n0, step, count, out, off);
             salt.encryptBlocks(out, off, out, off, count); // one multi-block call for the request
         }
 
