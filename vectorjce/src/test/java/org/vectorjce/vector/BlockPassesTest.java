@@ -10,14 +10,15 @@ import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.BlockPasses;
 
 /**
- * The selected mode arithmetic (the Vector API one when the module is present) against the scalar
- * one, at every count around its step widths, at odd offsets.
+ * The vector mode arithmetic ({@code arithmetic=vector}: the Vector API one at the width this JVM
+ * runs, where the module is present) against the scalar one, at every count around its step
+ * widths, at odd offsets; and which one {@code arithmetic=auto} selects here.
  */
 class BlockPassesTest {
     private static final BlockPasses SCALAR = BlockPasses.SCALAR;
 
     private static BlockPasses vector() {
-        BlockPasses m = BlockPasses.forSetting(Settings.Arithmetic.AUTO);
+        BlockPasses m = BlockPasses.forSetting(Settings.Arithmetic.VECTOR);
         Assumptions.assumeTrue(m != SCALAR, "vector arithmetic not selected on this JVM");
         return m;
     }

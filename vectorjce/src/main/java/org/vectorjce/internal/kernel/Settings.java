@@ -20,7 +20,7 @@ import java.util.Map;
 public final class Settings {
     /** Which {@code BlockPasses} serves the modes' XOR, counter and tweak passes. */
     public enum Arithmetic {
-        /** The vector arithmetic where it runs (Java 25+ with the vector module), else the scalar one. */
+        /** The vector arithmetic where it runs 512 bits wide (Java 25+ with the vector module), else the scalar one. */
         AUTO,
         /** The vector arithmetic; the scalar one where the vector one does not run. */
         VECTOR,
