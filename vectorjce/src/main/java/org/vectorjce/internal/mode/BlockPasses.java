@@ -270,15 +270,17 @@ public class BlockPasses {
 
     /** Why {@code arithmetic=auto} keeps the scalar passes beside 256-bit vector ones. */
     static final String AUTO_WITHOUT_512 = "arithmetic=auto takes the vector arithmetic with 512-bit vectors only: "
-            + "with 256-bit ones it is no faster once compiled and slower until C2 has compiled it; "
+            + "with 256-bit ones it is as fast per sector once compiled and slower until C2 has compiled it; "
             + "arithmetic=vector takes it";
 
     /**
      * The arithmetic a mode gets under {@code setting}. {@code auto} takes the vector arithmetic
-     * only where it runs 512 bits wide. Where the preferred vectors are 256 bits, every cipher
-     * kernel is slower than the scalar passes, so the vector passes gain nothing once compiled. Until C2
-     * compiles them they run interpreted, which made a fresh JVM's first 100 MiB of AES-XTS take
-     * 2.2 s instead of 1.1 s. {@code vector} takes them at any width they run.
+     * only where it runs 512 bits wide. Where the preferred vectors are 256 bits every cipher
+     * kernel is far slower than the passes, and measured there side by side, once compiled, per
+     * sector XTS ran as fast on the scalar passes and 1 MiB calls at most about 10 % slower
+     * ({@code bench/results/*-arithmetic-*-avx2.txt}). Until C2 compiles the vector passes they run
+     * interpreted, which made a fresh JVM's first 100 MiB of AES-XTS take 2.2 s instead of 1.1 s.
+     * {@code vector} takes them at any width they run.
      */
     public static BlockPasses forSetting(Settings.Arithmetic setting) {
         if (setting == Settings.Arithmetic.SCALAR) {
