@@ -29,7 +29,12 @@ import org.vectorjce.internal.sector.SectorEngine;
  * {@code plain64}, {@code null}, and here only, not through {@code SectorParameterSpec},
  * {@code eboiv}: BitLocker's encrypted byte offset, dm-crypt's {@code crypt_iv_eboiv_gen}, and
  * {@code elephant}: eboiv plus BitLocker's Elephant diffuser, AES only, the key being the CBC key ‖
- * the sector key of the same size). As in dm-crypt, {@code aes} alone and {@code aes-plain} mean
+ * the sector key of the same size). Here CBC and XTS also take {@code essiv:HASH} for any hash
+ * whose digest is a key of the cipher: the JDK's {@code md5}, {@code sha256}, {@code sha3-256}, …
+ * ({@code sha1}, {@code sha224}, {@code sha384} and {@code sha512} only where the cipher takes
+ * their lengths, as in dm-crypt), and any other through an {@link EssivHash} given to
+ * {@link #of(String, byte[], int, boolean, VectorJceProvider, EssivHash)}, e.g. {@code wp256},
+ * Whirlpool cut to 256 bits. As in dm-crypt, {@code aes} alone and {@code aes-plain} mean
  * {@code aes-cbc-plain}, {@code ecb} takes no IV generator (one given is ignored, as QEMU's
  * {@code aes-ecb-plain64}), and any other mode without one is refused. Sector {@code s} has the
  * IV of sector number {@code s} when {@code ivLargeSectors}, else of {@code s × sectorSize / 512}
@@ -102,6 +107,44 @@ public final class SectorCipher implements AutoCloseable {
      */
     public static SectorCipher of(String cipherSpec, byte[] key, int sectorSize, boolean ivLargeSectors,
             VectorJceProvider provider) throws InvalidAlgorithmParameterException, InvalidKeyException {
+        return of(cipherSpec, key, sectorSize, ivLargeSectors, provider, null);
+    }
+
+    /**
+     * A hash for {@code essiv:HASH} that the JDK does not have (dm-crypt names hashes as the
+     * kernel's crypto API does: {@code wp256} is Whirlpool's first 256 bits).
+     */
+    @FunctionalInterface
+    public interface EssivHash {
+        /**
+         * HASH of the whole cipher key.
+         *
+         * @param hash the name after {@code essiv:}, e.g. {@code wp256}
+         * @param key the whole cipher key (read it, do not keep it)
+         * @return the digest (the sector cipher wipes it), or null for a hash this function does not know
+         */
+        byte[] digest(String hash, byte[] key);
+    }
+
+    /**
+     * {@link #of(String, byte[], int, boolean, VectorJceProvider)}, where an {@code essiv:HASH}
+     * generator whose hash the JDK lacks takes its digest from {@code essivHash}.
+     *
+     * @param cipherSpec the dm-crypt cipher specification, e.g. {@code aes-xts-essiv:wp256}
+     * @param key the whole key in the mode's layout (copied)
+     * @param sectorSize 512, 1024, 2048 or 4096
+     * @param ivLargeSectors as for {@link #of(String, byte[], int, boolean, VectorJceProvider)}
+     * @param provider the provider whose settings the ciphers follow
+     * @param essivHash the hashes beyond the JDK's, or null for none
+     * @return the keyed sector cipher
+     * @throws InvalidAlgorithmParameterException for a specification or sector size it does not
+     *     take, or an ESSIV hash neither the JDK nor {@code essivHash} has
+     * @throws InvalidKeyException for a key length the mode does not take, an ESSIV digest that is
+     *     not a key of the cipher, or where the provider's settings give no kernel
+     */
+    public static SectorCipher of(String cipherSpec, byte[] key, int sectorSize, boolean ivLargeSectors,
+            VectorJceProvider provider, EssivHash essivHash)
+            throws InvalidAlgorithmParameterException, InvalidKeyException {
         String[] p = parse(cipherSpec);
         if (sectorSize != 512 && sectorSize != 1024 && sectorSize != 2048 && sectorSize != 4096) {
             throw new InvalidAlgorithmParameterException("Bad sector size " + sectorSize
@@ -125,15 +168,51 @@ public final class SectorCipher implements AutoCloseable {
             checkKeyLength(p[0], p[1], key.length);
         }
         byte[] k = key.clone();
+        byte[] salt = null;
         try {
+            if (p[2] != null && p[2].startsWith("essiv:") && !p[2].equals("essiv:sha256")) {
+                salt = essivSalt(cipherSpec, p[0], p[2].substring(6), k, essivHash);
+            }
             SectorEngine e = SectorEngine.create(p[0], p[1], p[2], k, sectorSize, ivLargeSectors,
-                    provider.internalSettings());
+                    provider.internalSettings(), salt);
             return new SectorCipher(cipherSpec, p[0], p[1], p[2], sectorSize, key.length, e);
         } catch (IllegalArgumentException e) {
             throw new InvalidKeyException(e.getMessage(), e);
         } finally {
             Arrays.fill(k, (byte) 0);
+            if (salt != null) {
+                Arrays.fill(salt, (byte) 0);
+            }
         }
+    }
+
+    /** HASH(key) for essiv:HASH: the JDK's digest, else {@code extra}'s; checked to be a key of the cipher. */
+    private static byte[] essivSalt(String cipherSpec, String algorithm, String hash, byte[] key, EssivHash extra)
+            throws InvalidAlgorithmParameterException, InvalidKeyException {
+        String jdk = IvGenerator.essivDigestName(hash);
+        byte[] d = null;
+        if (jdk != null) {
+            try {
+                d = java.security.MessageDigest.getInstance(jdk).digest(key);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                d = null;
+            }
+        }
+        if (d == null && extra != null) {
+            d = extra.digest(hash, key);
+        }
+        if (d == null) {
+            throw new InvalidAlgorithmParameterException("ESSIV hash '" + hash + "' in '" + cipherSpec + "' is not one the "
+                    + "JDK has (md5, sha1, sha224, sha256, sha384, sha512, sha3-224, sha3-256, sha3-384, sha3-512)"
+                    + (extra == null ? "" : " or the caller gave"));
+        }
+        String problem = ModeRules.of("ECB").keyLengthProblem(algorithm, d.length);
+        if (problem != null) {
+            Arrays.fill(d, (byte) 0);
+            throw new InvalidKeyException("ESSIV hash '" + hash + "' in '" + cipherSpec + "' gives " + d.length * 8
+                    + "-bit digests, which are no " + algorithm + " key: " + problem);
+        }
+        return d;
     }
 
     /**
@@ -203,6 +282,13 @@ public final class SectorCipher implements AutoCloseable {
         }
         String iv = parts[2].toLowerCase(Locale.ROOT);
         String[] allowed = IvGenerator.allowedInSpecs(mode);
+        if (iv.startsWith("essiv:") && (mode.equals("CBC") || mode.equals("XTS"))) {
+            if (!iv.substring(6).matches("[a-z0-9][a-z0-9-]*")) {
+                throw new InvalidAlgorithmParameterException("ESSIV hash '" + parts[2].substring(6) + "' in '"
+                        + cipherSpec + "' is not a hash name (e.g. essiv:sha256)");
+            }
+            return new String[] {alg, mode, iv};
+        }
         if (!Arrays.asList(allowed).contains(iv)) {
             throw new InvalidAlgorithmParameterException("IV generator '" + parts[2] + "' in '" + cipherSpec
                     + "' is not one " + parts[1] + " takes: " + String.join(", ", allowed));

@@ -165,13 +165,77 @@ class SectorCipherTest {
         }
     }
 
+    /**
+     * essiv:HASH for any hash, with CBC and XTS: sector n's IV is E_{HASH(key)}(plain64(n)) under
+     * the same cipher (Bouncy Castle's, for the reference), then the mode through the JCA with that
+     * IV. wp256 (Whirlpool's first 256 bits, Bouncy Castle's Whirlpool here) comes from the
+     * caller's {@link SectorCipher.EssivHash}, the others from the JDK.
+     */
+    @Test
+    void essivWithAnyHashEqualsThePerSectorJca() throws Exception {
+        java.security.Provider bc = new org.bouncycastle.jce.provider.BouncyCastleProvider();
+        SectorCipher.EssivHash wp = (h, k) -> {
+            if (!h.equals("wp256")) {
+                return null;
+            }
+            org.bouncycastle.crypto.digests.WhirlpoolDigest d = new org.bouncycastle.crypto.digests.WhirlpoolDigest();
+            d.update(k, 0, k.length);
+            byte[] o = new byte[64];
+            d.doFinal(o, 0);
+            return Arrays.copyOf(o, 32);
+        };
+        Random r = new Random(33);
+        String[][] cases = {
+            {"aes-xts-essiv:sha256", "SHA-256"}, {"aes-xts-essiv:wp256", null}, {"aes-cbc-essiv:md5", "MD5"},
+            {"serpent-xts-essiv:sha3-256", "SHA3-256"}, {"twofish-cbc-essiv:wp256", null}, {"aes-cbc-essiv:wp256", null},
+        };
+        for (String[] cs : cases) {
+            String[] part = cs[0].split("-", 3);
+            String alg = part[0].equals("aes") ? "AES" : part[0].equals("serpent") ? "Serpent" : "Twofish";
+            String mode = part[1].toUpperCase(java.util.Locale.ROOT);
+            byte[] key = new byte[mode.equals("XTS") ? 64 : 32];
+            r.nextBytes(key);
+            byte[] salt = cs[1] == null ? wp.digest("wp256", key) : java.security.MessageDigest.getInstance(cs[1]).digest(key);
+            Cipher ivc = Cipher.getInstance(alg + "/ECB/NoPadding", bc);
+            ivc.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(salt, alg));
+            int size = 512;
+            byte[] plain = new byte[5 * size];
+            r.nextBytes(plain);
+            long first = 1L << 33;
+            Cipher jca = Cipher.getInstance(alg + "/" + mode + "/NoPadding", TestProviders.current());
+            byte[] want = new byte[plain.length];
+            for (int s = 0; s < 5; s++) {
+                byte[] n = new byte[16];
+                for (int b = 0; b < 8; b++) {
+                    n[b] = (byte) ((first + s) >>> (8 * b));
+                }
+                jca.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, alg), new IvParameterSpec(ivc.doFinal(n)));
+                jca.doFinal(plain, s * size, size, want, s * size);
+            }
+            try (SectorCipher c = SectorCipher.of(cs[0], key, size, false, TestProviders.current(), wp)) {
+                byte[] buf = plain.clone();
+                c.encrypt(first, buf, 0, buf.length);
+                assertArrayEquals(want, buf, cs[0]);
+                c.decrypt(first, buf, 0, buf.length);
+                assertArrayEquals(plain, buf, cs[0] + " decrypt");
+                assertEquals(part[2], c.ivGenerator());
+            }
+            if (cs[1] == null) {
+                InvalidAlgorithmParameterException none = assertThrows(InvalidAlgorithmParameterException.class,
+                        () -> SectorCipher.of(cs[0], key, size));
+                assertTrue(none.getMessage().contains("'wp256'"), none.getMessage());
+            }
+        }
+    }
+
     @Test
     void badInputIsAnsweredByName() throws Exception {
         byte[] k64 = new byte[64];
         new Random(1).nextBytes(k64);
         for (String[] c : new String[][] {
             {"camellia-xts-plain64", "'camellia'"}, {"aes-ctr-plain64", "'ctr'"}, {"aes-xts-benbi", "'benbi'"},
-            {"aes-xts", "no IV generator"}, {"aes-cbc-essiv:sha1", "'essiv:sha1'"}, {"", "No cipher"},
+            {"aes-xts", "no IV generator"}, {"aes-cbc-essiv:", "not a hash name"}, {"aes-xts-essiv:nosuch", "'nosuch'"},
+            {"aes-lrw-essiv:sha256", "'essiv:sha256'"}, {"", "No cipher"},
             {"capi:xts(aes)-plain64", "capi"},
         }) {
             InvalidAlgorithmParameterException e = assertThrows(InvalidAlgorithmParameterException.class,
@@ -185,6 +249,10 @@ class SectorCipherTest {
                 () -> SectorCipher.of("aes-xts-plain64", new byte[20], 512));
         assertTrue(key.getMessage().contains("20 bytes") && key.getMessage().contains("32, 48, 64"), key.getMessage());
         assertThrows(InvalidKeyException.class, () -> SectorCipher.of("aes-xts-plain64", null, 512));
+        // ESSIV's digest keys the same cipher: SHA-1's 160 bits are no AES key (as in dm-crypt)
+        InvalidKeyException sha1 = assertThrows(InvalidKeyException.class,
+                () -> SectorCipher.of("aes-cbc-essiv:sha1", new byte[16], 512));
+        assertTrue(sha1.getMessage().contains("'sha1'") && sha1.getMessage().contains("160-bit"), sha1.getMessage());
 
         SectorCipher c = SectorCipher.of("aes-xts-plain64", k64, 512);
         byte[] buf = new byte[1024];

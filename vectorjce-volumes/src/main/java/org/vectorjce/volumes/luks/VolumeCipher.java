@@ -9,6 +9,7 @@ import javax.crypto.Cipher;
 
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.kdf.HashAlgorithm;
 
 /**
  * A volume's dm-crypt cipher specification in cryptsetup's syntax ({@code aes-xts-plain64}; LUKS1
@@ -90,6 +91,41 @@ final class VolumeCipher {
         return crypter(key, sectorSize, ivOffset, Cipher.ENCRYPT_MODE);
     }
 
+    /**
+     * The ESSIV hashes this module has beyond the JDK's, for {@code essiv:HASH}: Linux's
+     * {@code wp256}, {@code wp384} and {@code wp512} (Whirlpool's first 32, 48 and 64 bytes, as the
+     * kernel's {@code crypto/wp512.c} registers them) and the LUKS hash names of
+     * {@link HashAlgorithm}; null for any other name.
+     */
+    static byte[] essivDigest(String hash, byte[] key) {
+        int cut = switch (hash) {
+            case "wp256" -> 32;
+            case "wp384" -> 48;
+            case "wp512" -> 64;
+            default -> 0;
+        };
+        HashAlgorithm h;
+        if (cut > 0) {
+            h = HashAlgorithm.WHIRLPOOL;
+        } else {
+            try {
+                h = HashAlgorithm.forLuksName(hash);
+            } catch (UnsupportedVolumeException e) {
+                return null;
+            }
+        }
+        HashAlgorithm.HashFunction f = h.newHash();
+        f.update(key, 0, key.length);
+        byte[] d = new byte[h.length()];
+        f.doFinal(d, 0);
+        if (cut == 0 || cut == d.length) {
+            return d;
+        }
+        byte[] c = java.util.Arrays.copyOf(d, cut);
+        java.util.Arrays.fill(d, (byte) 0);
+        return c;
+    }
+
     private SectorRuns crypter(byte[] key, int sectorSize, long ivOffset, int opmode) throws UnsupportedVolumeException {
         int per = sectorSize / 512;
         if (Long.remainderUnsigned(ivOffset, per) != 0) {
@@ -100,7 +136,8 @@ final class VolumeCipher {
             throw new UnsupportedVolumeException(spec + ": the provider " + provider.getName() + " has no sector API");
         }
         try {
-            org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, p);
+            org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, p,
+                    VolumeCipher::essivDigest);
             if (opmode == Cipher.ENCRYPT_MODE && c.encryptionRefusal() != null) {
                 c.close(); // XTS with equal key halves: decryption only
                 throw new InvalidKeyException("equal XTS key halves");

@@ -103,6 +103,18 @@ public abstract class IvGenerator {
      * size matters to {@code eboiv} only, which encrypts the sector's byte offset.
      */
     public static IvGenerator create(String name, byte[] key, KernelFactory f, int sectorSize) {
+        return create(name, key, f, sectorSize, null);
+    }
+
+    /**
+     * {@link #create(String, byte[], KernelFactory, int)}, where an {@code essiv:HASH} generator
+     * other than {@code essiv:sha256} takes {@code essivSalt}, HASH of the whole key, which the
+     * caller computed (see {@link #essivDigestName}).
+     */
+    public static IvGenerator create(String name, byte[] key, KernelFactory f, int sectorSize, byte[] essivSalt) {
+        if (name.startsWith("essiv:") && essivSalt != null) {
+            return new Essiv(name, essivSalt, f);
+        }
         if (name.equals("eboiv")) {
             return new Eboiv(key, f, sectorSize);
         }
@@ -374,27 +386,61 @@ public abstract class IvGenerator {
         }
     }
 
-    /** essiv:sha256: E(SHA-256(key), plain64(n)) with the same block cipher (a 256-bit key). */
+    /**
+     * The JDK's {@code MessageDigest} name for dm-crypt's ESSIV hash {@code hash} (the kernel's
+     * crypto API name, e.g. {@code sha256}), or null for a hash the JDK does not have, such as
+     * {@code wp256}.
+     */
+    public static String essivDigestName(String hash) {
+        return switch (hash) {
+            case "md5" -> "MD5";
+            case "sha1" -> "SHA-1";
+            case "sha224" -> "SHA-224";
+            case "sha256" -> "SHA-256";
+            case "sha384" -> "SHA-384";
+            case "sha512" -> "SHA-512";
+            case "sha3-224" -> "SHA3-224";
+            case "sha3-256" -> "SHA3-256";
+            case "sha3-384" -> "SHA3-384";
+            case "sha3-512" -> "SHA3-512";
+            default -> null;
+        };
+    }
+
+    /**
+     * essiv:HASH, dm-crypt's {@code crypt_iv_essiv_*}: E(HASH(key), plain64(n)) with the same block
+     * cipher, keyed with the whole digest (so the digest must be a key length of the cipher:
+     * 256 bits for sha256 or wp256).
+     */
     private static final class Essiv extends IvGenerator {
+        private final String name;
         private final BlockKernel salt;
 
         Essiv(byte[] key, KernelFactory f) {
-            byte[] h;
+            this("essiv:sha256", sha256(key), f);
+        }
+
+        /** Keyed with {@code digest}, which it wipes. */
+        Essiv(String name, byte[] digest, KernelFactory f) {
+            this.name = name;
             try {
-                h = MessageDigest.getInstance("SHA-256").digest(key);
+                salt = f.create(digest);
+            } finally {
+                Arrays.fill(digest, (byte) 0);
+            }
+        }
+
+        private static byte[] sha256(byte[] key) {
+            try {
+                return MessageDigest.getInstance("SHA-256").digest(key);
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("SHA-256 unavailable", e);
-            }
-            try {
-                salt = f.create(h);
-            } finally {
-                Arrays.fill(h, (byte) 0);
             }
         }
 
         @Override
         public String name() {
-            return "essiv:sha256";
+            return name;
         }
 
         @Override

@@ -54,6 +54,15 @@ public final class SectorEngine {
      */
     public static SectorEngine create(String algorithm, String modeName, String ivName, byte[] key, int sectorSize,
             boolean ivLargeSectors, Settings settings) {
+        return create(algorithm, modeName, ivName, key, sectorSize, ivLargeSectors, settings, null);
+    }
+
+    /**
+     * {@link #create(String, String, String, byte[], int, boolean, Settings)} with the ESSIV salt
+     * for an {@code essiv:HASH} generator (HASH of the whole key; the engine wipes it), or null.
+     */
+    public static SectorEngine create(String algorithm, String modeName, String ivName, byte[] key, int sectorSize,
+            boolean ivLargeSectors, Settings settings, byte[] essivSalt) {
         KernelFactory f = Kernels.select(algorithm, settings);
         BlockPasses ops = BlockPasses.forSetting(settings.arithmetic());
         ModeRules rules = ModeRules.of(modeName);
@@ -73,7 +82,7 @@ public final class SectorEngine {
         try {
             if (ivName != null) {
                 // ESSIV hashes the whole cipher key, EBOIV encrypts with it; the others take no key.
-                g = IvGenerator.create(ivName, IvGenerator.needsKey(ivName) ? key : null, f, sectorSize);
+                g = IvGenerator.create(ivName, IvGenerator.needsKey(ivName) ? key : null, f, sectorSize, essivSalt);
             }
         } catch (RuntimeException e) {
             m.destroy();
