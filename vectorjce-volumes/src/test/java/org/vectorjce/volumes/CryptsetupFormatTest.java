@@ -272,7 +272,7 @@ class CryptsetupFormatTest {
     /** The provider's Cipher with SectorParameterSpec (ECB: AES/ECB) over the raw ciphertext. */
     static byte[] oracle(Case c, byte[] vk, byte[] ct) throws Exception {
         String[] p = c.cipher().split("-", 3);
-        String alg = p[0].equals("aes") ? "AES" : "Twofish";
+        String alg = p[0].equals("aes") ? "AES" : p[0].equals("serpent") ? "Serpent" : "Twofish";
         if (p[1].equals("ecb")) {
             Cipher e = Cipher.getInstance(alg + "/ECB/NoPadding", new VectorJceProvider());
             e.init(Cipher.DECRYPT_MODE, new SecretKeySpec(vk, alg));

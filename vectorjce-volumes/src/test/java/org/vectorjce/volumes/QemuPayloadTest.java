@@ -39,6 +39,7 @@ class QemuPayloadTest {
         "twofish-256,cbc,essiv,sha256,twofish-cbc-essiv:sha256",
         "twofish-128,cbc,plain64,ripemd160,twofish-cbc-plain64",
         "twofish-128,ecb,plain64,sha256,twofish-ecb-plain64",
+        "serpent-256,xts,plain64,sha256,serpent-xts-plain64",
     })
     void qemuWritesWeRead(String alg, String mode, String ivgen, String hash, String expectCipher) throws Exception {
         TestImages.assumeTool("qemu-img");
