@@ -80,7 +80,7 @@ final class KeyBag {
 
     private static Document parse(String xml, String what) throws CorruptHeaderException {
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();   // the JDK's own, whatever the class path holds
             // OWASP XXE cheat sheet, JAXP DocumentBuilderFactory: no DOCTYPE at all, hence no entity or DTD
             f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
             f.setFeature("http://xml.org/sax/features/external-general-entities", false);
@@ -117,7 +117,9 @@ final class KeyBag {
         String s = property(d, key, "data");
         byte[] b;
         try {
-            b = Base64.getMimeDecoder().decode(s.strip());
+            // strict base64 once the white space is gone, as cryptsetup's crypt_base64_decode (which refuses any
+            // other character); the MIME decoder would skip them silently
+            b = Base64.getDecoder().decode(s.replaceAll("[ \t\r\n]", ""));
         } catch (IllegalArgumentException e) {
             throw new CorruptHeaderException("The key bag's " + key + " is not base64: " + e.getMessage());
         }
