@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,7 +48,13 @@ public final class SparseImages {
 
         /** The same extents, cut to {@code newSize} bytes. */
         public Image truncated(long newSize) {
-            return new Image(name, newSize, copy().extents);
+            TreeMap<Long, byte[]> e = new TreeMap<>();
+            extents.forEach((k, v) -> {
+                if (k < newSize) {
+                    e.put(k, Arrays.copyOf(v, (int) Math.min(v.length, newSize - k)));
+                }
+            });
+            return new Image(name, newSize, e);
         }
 
         /** Writes {@code b} at {@code at}, inside an existing extent. */
@@ -57,6 +64,25 @@ public final class SparseImages {
                 throw new IllegalArgumentException("patch outside the data at " + at);
             }
             System.arraycopy(b, 0, e.getValue(), (int) (at - e.getKey()), b.length);
+        }
+
+        /**
+         * Writes {@code b} at {@code at}, in the data or in a hole: the extents it touches become one
+         * (holes read as zeros, as before).
+         */
+        public void put(long at, byte[] b) throws IOException {
+            long lo = at, hi = at + b.length;
+            Map.Entry<Long, byte[]> before = extents.floorEntry(at);
+            if (before != null && before.getKey() + before.getValue().length >= at) {
+                lo = before.getKey();
+            }
+            for (Map.Entry<Long, byte[]> e : extents.subMap(lo, true, hi, false).entrySet()) {
+                hi = Math.max(hi, e.getKey() + e.getValue().length);
+            }
+            byte[] merged = read(lo, (int) (hi - lo));
+            System.arraycopy(b, 0, merged, (int) (at - lo), b.length);
+            extents.subMap(lo, true, hi, false).clear();
+            extents.put(lo, merged);
         }
 
         public byte[] read(long at, int len) throws IOException {

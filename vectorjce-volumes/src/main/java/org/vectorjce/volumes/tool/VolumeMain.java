@@ -231,9 +231,9 @@ public final class VolumeMain implements Callable<Integer> {
         Integer threads;
         @ArgGroup(exclusive = false, validate = false, heading = "%nTrueCrypt/VeraCrypt (with --type tcrypt):%n")
         TcryptCommand.Options tcrypt;
-        @ArgGroup(exclusive = false, validate = false, heading = "%nBitLocker and FileVault 2 (with --type bitlk or "
-                + "fvault2; bitlk: --key-file F.BEK is a startup key, the passphrase on standard input may be the "
-                + "password or a recovery password):%n")
+        @ArgGroup(exclusive = false, validate = false, heading = "%nBitLocker (with --type bitlk; --key-file F.BEK is a "
+                + "startup key; the passphrase on standard input may be the password or a recovery password) and "
+                + "FileVault 2 (--type fvault2):%n")
         BitlkCommand.Options bitlk;
 
         /**

@@ -57,7 +57,15 @@ class Fvault2ImagesTest {
             assertEquals("passphrase", v.openedWith());
             assertArrayEquals(Fvault2Images.volumeKey(), v.volumeKey());
             assertEquals(Fvault2Images.VOLUME_KEY, field(v.info().dumpWithKey("small", v.volumeKey()), "Volume key"));
-            assertEquals(Fvault2Images.SHA256, sha256(v.payload()));
+            // the same key as volumeKeyGivesThePlaintext's, so the same plaintext: its first MiB only here
+            ByteBuffer b = ByteBuffer.allocate(1 << 20);
+            v.payload().read(b);
+            try (Fvault2Volume k = Fvault2Volume.of(Fvault2Images.small().channel())
+                    .volumeKey(Fvault2Images.volumeKey()).open()) {
+                ByteBuffer c = ByteBuffer.allocate(1 << 20);
+                k.payload().read(c);
+                assertArrayEquals(c.array(), b.array());
+            }
         }
     }
 
