@@ -50,15 +50,16 @@ public final class Fvault2Command {
     /**
      * Runs {@code verb} ({@code info}, {@code test} or {@code decrypt}) on {@code image}
      * ({@code target}: decrypt's OUT) once the command line is parsed; {@code passphrase} is read
-     * only when a secret is needed and no {@code volumeKeyFile} is given.
+     * only when a secret is needed and no {@code volumeKeyFile} is given ({@code keyFile}: whether
+     * {@code --key-file} was given, which {@code info} refuses without {@code --dump-volume-key}).
      */
-    public int execute(String verb, Path image, Path target, Path volumeKeyFile, Secret passphrase, boolean dumpKey,
-            boolean quiet) throws IOException, VolumeException, UsageException {
+    public int execute(String verb, Path image, Path target, Path volumeKeyFile, boolean keyFile, Secret passphrase,
+            boolean dumpKey, boolean quiet) throws IOException, VolumeException, UsageException {
         if (!Files.exists(image)) {
             throw new NoSuchFileException(image.toString());
         }
         if (verb.equals("info") && !dumpKey) {
-            if (volumeKeyFile != null) {
+            if (volumeKeyFile != null || keyFile) {
                 throw new UsageException("info --type fvault2 reads no secret unless --dump-volume-key");
             }
             out.print(Fvault2Volume.info(image).dump(image.toString()));

@@ -289,7 +289,7 @@ public final class VolumeMain implements Callable<Integer> {
         int fv(String verb, Path image, Path target, boolean dumpKey, boolean quiet) throws Exception {
             Path kf = keyFile();
             return new Fvault2Command(out, console).execute(verb, image, target,
-                    bitlk == null ? null : bitlk.volumeKeyFile,
+                    bitlk == null ? null : bitlk.volumeKeyFile, kf != null,
                     () -> kf != null ? keyFileBytes(kf) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE),
                     dumpKey, quiet);
         }

@@ -112,6 +112,15 @@ class Fvault2CommandTest {
         r = run(null, "info", "--type", "fvault2", "--volume-key-file", shortKey.toString(), img.toString());
         assertEquals(1, r.rc());
         assertEquals("info --type fvault2 reads no secret unless --dump-volume-key\n", r.err());
+        r = run(null, "info", "--type", "fvault2", "--key-file", shortKey.toString(), img.toString());
+        assertEquals(1, r.rc());
+        assertEquals("info --type fvault2 reads no secret unless --dump-volume-key\n", r.err());
+        r = run(null, "test", "--type", "fvault2", "--key-file", "a", "--key-file", "b", img.toString());
+        assertEquals(1, r.rc());
+        assertEquals("--key-file given 2 times: a FileVault 2 volume takes one passphrase\n", r.err());
+        r = run(null, "test", "--type", "fvault2", "--key-file", dir.resolve("none").toString(), img.toString());
+        assertEquals(1, r.rc());
+        assertEquals("No such file: " + dir.resolve("none") + "\n", r.err());
         Path plain = dir.resolve("x");
         Files.write(plain, new byte[4096]);
         r = run(null, "info", "--type", "fvault2", plain.toString());
