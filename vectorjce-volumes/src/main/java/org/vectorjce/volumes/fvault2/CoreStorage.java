@@ -3,6 +3,7 @@ package org.vectorjce.volumes.fvault2;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.util.Arrays;
@@ -193,7 +194,7 @@ final class CoreStorage {
         while (end < off + len && md[end] != 0) {
             end++;   // cryptsetup's strndup: the text ends at the first NUL
         }
-        return new String(md, (int) off, end - (int) off, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(md, (int) off, end - (int) off, StandardCharsets.UTF_8);
     }
 
     /** {@code block} × {@code blockSize}, checked to lie below 1 GiB and, with {@code len} bytes, inside the image. */

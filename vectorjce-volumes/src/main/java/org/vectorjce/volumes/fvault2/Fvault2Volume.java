@@ -24,6 +24,7 @@ import javax.crypto.IllegalBlockSizeException;
 
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
@@ -58,7 +59,7 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * provider's sector API with sectors numbered from the logical volume's start.
  *
  * <p>Errors: {@link WrongPassphraseException} when the passphrase does not open the key bag,
- * {@link org.vectorjce.volumes.CorruptHeaderException} for metadata that breaks the format or does
+ * {@link CorruptHeaderException} for metadata that breaks the format or does
  * not fit the image (the message names the field), {@link UnsupportedVolumeException} for what
  * this library does not read, {@code IOException} for the image. The image is only ever read. The
  * passphrase, the derived key, the KEK and the volume key are wiped after use or on
@@ -163,7 +164,7 @@ public final class Fvault2Volume implements Closeable {
         ensureOpen();
         String problem = info.activationProblem();
         if (problem != null) {
-            throw new org.vectorjce.volumes.CorruptHeaderException(problem);
+            throw new CorruptHeaderException(problem);
         }
         if (!(provider instanceof VectorJceProvider vp)) {
             throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");
@@ -243,7 +244,7 @@ public final class Fvault2Volume implements Closeable {
             return this;
         }
 
-        /** The passphrase as bytes (what the command reads, given to PBKDF2 as they are); the caller wipes its array. */
+        /** The passphrase as bytes (what the command reads; PBKDF2 takes them as they are); the caller wipes them. */
         public Builder passphrase(byte[] p) {
             wipe(passphrase);
             badPassphraseEncoding = null;
@@ -317,8 +318,8 @@ public final class Fvault2Volume implements Closeable {
                 }
                 half = unwrap(kek, kb.wrappedVolumeKey());
                 if (half == null) {
-                    throw new org.vectorjce.volumes.CorruptHeaderException("The passphrase opened the KEK, but the KEK "
-                            + "does not unwrap the volume key (RFC 3394 integrity check failed): the key bag is damaged");
+                    throw new CorruptHeaderException("The passphrase opened the KEK, but the KEK does not unwrap the "
+                            + "volume key (RFC 3394 integrity check failed): the key bag is damaged");
                 }
                 byte[] k = new byte[2 * HALF];
                 System.arraycopy(half, 0, k, 0, HALF);

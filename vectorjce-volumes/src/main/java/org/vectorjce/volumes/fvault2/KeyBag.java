@@ -80,7 +80,8 @@ final class KeyBag {
 
     private static Document parse(String xml, String what) throws CorruptHeaderException {
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();   // the JDK's own, whatever the class path holds
+            // the JDK's own parser, whatever the class path holds (a Xerces jar would be found by newInstance)
+            DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();
             // OWASP XXE cheat sheet, JAXP DocumentBuilderFactory: no DOCTYPE at all, hence no entity or DTD
             f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
             f.setFeature("http://xml.org/sax/features/external-general-entities", false);
