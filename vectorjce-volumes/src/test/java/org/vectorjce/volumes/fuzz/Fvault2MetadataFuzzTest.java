@@ -12,7 +12,9 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.fvault2.Fvault2FilesAccess;
 import org.vectorjce.volumes.fvault2.Fvault2Info;
 import org.vectorjce.volumes.fvault2.Fvault2Volume;
 
@@ -33,11 +35,13 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * (the tweak its index), and gives the image 1 MiB more of zeros.
  *
  * <p>In {@code mvn test} this replays the committed corpus in
- * {@code src/test/resources/org/vectorjce/volumes/fuzz/Fvault2MetadataFuzzTestInputs/metadata/}:
- * the four decrypted metadata blocks of cryptsetup's image {@code small}. A session, from the
- * project root:
+ * {@code src/test/resources/org/vectorjce/volumes/fuzz/Fvault2MetadataFuzzTestInputs/metadata/}
+ * (the four decrypted metadata blocks of cryptsetup's image {@code small}) and {@code header/}
+ * (its header, disk label and volume groups descriptor, for {@link #header}). A session per
+ * target, from the project root (Jazzer fuzzes one target per run):
  * <pre>
- * JAZZER_FUZZ=1 ./mvnw -pl vectorjce-volumes test -Dtest=Fvault2MetadataFuzzTest -Djazzer.max_duration=10m
+ * JAZZER_FUZZ=1 ./mvnw -pl vectorjce-volumes test -Dtest='Fvault2MetadataFuzzTest#metadata' -Djazzer.max_duration=10m
+ * JAZZER_FUZZ=1 ./mvnw -pl vectorjce-volumes test -Dtest='Fvault2MetadataFuzzTest#header' -Djazzer.max_duration=10m
  * </pre>
  */
 class Fvault2MetadataFuzzTest {
@@ -102,6 +106,30 @@ class Fvault2MetadataFuzzTest {
                     v.payload().read(ByteBuffer.allocate(4096));
                 }
             }
+        } catch (VolumeException expected) {
+            // a refusal that names the problem: fine
+        }
+    }
+
+    /**
+     * The second target: the Core Storage header (512 bytes), the disk label block (8192) and the
+     * volume groups descriptor (40) of cryptsetup's image {@code small}, mutated, their CRC-32Cs
+     * set by the harness, over the rest of the real image (whose metadata decrypts only while the
+     * header's key and UUID are unchanged). Seeded with {@code small}'s own bytes.
+     */
+    @FuzzTest(maxDuration = "5m")
+    void header(byte[] data) throws Exception {
+        if (data.length != 512 + BLOCK + 40) {
+            return;
+        }
+        byte[] b = data.clone();
+        crc(b, 0, 512);
+        crc(b, 512, BLOCK);
+        SparseImages.Image im = Fvault2FilesAccess.smallImage();
+        im.put(0, java.util.Arrays.copyOf(b, 512));
+        im.put(4096, java.util.Arrays.copyOfRange(b, 512, b.length));
+        try {
+            Fvault2Volume.info(im.channel(), "fuzz").dump("fuzz");
         } catch (VolumeException expected) {
             // a refusal that names the problem: fine
         }

@@ -2,6 +2,7 @@ package org.vectorjce.volumes.fvault2;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.ByteBuffer;
@@ -79,6 +80,18 @@ class Fvault2ImagesTest {
             assertEquals(Fvault2Images.SHA256, sha256(p));
             assertThrows(NonWritableChannelException.class, () -> p.write(ByteBuffer.allocate(1)));
         }
+    }
+
+    @Test
+    void closeWipesAndNothingPrintsTheKey() throws Exception {
+        Fvault2Volume v = Fvault2Volume.of(Fvault2Images.small().channel()).volumeKey(Fvault2Images.volumeKey()).open();
+        String text = v + " " + v.info() + " " + v.info().dump("small");
+        assertFalse(text.replace(" ", "").contains("20734d33"), text);
+        SeekableByteChannel p = v.payload();
+        v.close();
+        assertFalse(p.isOpen());
+        assertThrows(IllegalStateException.class, v::volumeKey);
+        assertThrows(IllegalStateException.class, v::payload);
     }
 
     @Test
