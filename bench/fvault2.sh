@@ -6,9 +6,12 @@
 #      here, and two RFC 3394 unwraps each), and `volume --version` (the JVM and picocli alone);
 #  (b) `volume decrypt --type fvault2 IMG OUT` of the whole logical volume (160 MiB, AES-XTS-128),
 #      with the password and with --volume-key-file, in MB/s of plaintext; cryptsetup needs the
-#      kernel's dm-crypt for the data, so it has no row here.
+#      kernel's dm-crypt for the data, so it has no row here;
+#  (c) reading the logical volume in one JVM (Fvault2PayloadBench in the module's test classes, with
+#      --add-modules jdk.incubator.vector): payload() beside the provider's SectorCipher on the same
+#      bytes read from the same file.
 # The image is cryptsetup's tests/fvault2-images.tar.xz (testvectors/fvault2-images), unpacked as a
-# sparse file. Needs the jar:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
+# sparse file. Needs the jar and the test classes:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
 #
 #   bench/fvault2.sh [--rounds N]
 set -euo pipefail
@@ -72,5 +75,8 @@ mkdir -p results
   done
   mp=$(echo "$pw_all" | median) mk=$(echo "$vk_all" | median)
   echo "small: median volume decrypt (password) $mp s = $(mbs "$mp") MB/s, (--volume-key-file) $mk s = $(mbs "$mk") MB/s"
+  echo "## (c) payload() vs the sector API in one JVM, MB/s per round (the first rounds compile)"
+  "$java" --add-modules jdk.incubator.vector -cp "$jar:../vectorjce-volumes/target/test-classes" \
+      org.vectorjce.volumes.fvault2.Fvault2PayloadBench "$img" "$pw" 6 2>/dev/null
   echo "# load after: $(uptime | sed 's/.*load/load/')"
 } | tee "$out"
