@@ -1,9 +1,9 @@
 /**
- * VectorJCE volumes: LUKS1 and LUKS2 volumes (open, format, key-slot changes), TrueCrypt/VeraCrypt
- * and BitLocker volumes (read-only) on top of the VectorJCE provider.
+ * VectorJCE volumes: LUKS1 and LUKS2 volumes (open, format, key-slot changes), TrueCrypt/VeraCrypt,
+ * BitLocker and FileVault 2 volumes (read-only) on top of the VectorJCE provider.
  *
  * <p>The API is {@link org.vectorjce.volumes.luks.LuksVolume}, {@link org.vectorjce.volumes.tcrypt.TcryptVolume},
- * {@link org.vectorjce.volumes.bitlk.BitlkVolume},
+ * {@link org.vectorjce.volumes.bitlk.BitlkVolume}, {@link org.vectorjce.volumes.fvault2.Fvault2Volume},
  * the formatters and their information records, and the exceptions. The key derivation
  * ({@code kdf}), the shared channel and key helpers ({@code internal}) and the {@code volume}
  * command ({@code tool}) are not exported; the command's package is open to picocli, which reads
@@ -14,6 +14,8 @@ module org.vectorjce.volumes {
     requires org.bouncycastle.provider;
     requires info.picocli;
     requires java.management;
+    // the FileVault 2 key bag's XML property lists (javax.xml.parsers, XXE-safe settings)
+    requires java.xml;
     // com.sun.management.OperatingSystemMXBean: the physical memory the Argon2 calibration is capped by
     requires jdk.management;
     // Argon2's vector compression (META-INF/versions/25), found by name only when the module is present
@@ -23,6 +25,7 @@ module org.vectorjce.volumes {
     exports org.vectorjce.volumes.luks;
     exports org.vectorjce.volumes.tcrypt;
     exports org.vectorjce.volumes.bitlk;
+    exports org.vectorjce.volumes.fvault2;
 
     opens org.vectorjce.volumes.tool to info.picocli;
 }

@@ -41,10 +41,11 @@ import picocli.CommandLine.Option;
 public final class BitlkCommand {
     private static final int MAX_PASSWORD_LINE = 4096;
 
-    /** The option only {@code --type bitlk} reads; picocli fills it. */
+    /** The option only {@code --type bitlk} and {@code --type fvault2} read; picocli fills it. */
     public static final class Options {
         @Option(names = "--volume-key-file", paramLabel = "FILE", description = "Use the volume key in FILE (its "
-                + "raw bytes, as bitlkDump --dump-volume-key --volume-key-file writes them) instead of a protector.")
+                + "raw bytes, as bitlkDump or fvault2Dump --dump-volume-key --volume-key-file writes them) instead of"
+                + " a protector or the passphrase.")
         Path volumeKeyFile;
     }
 
@@ -87,16 +88,7 @@ public final class BitlkCommand {
             return Exits.OK;
         }
         if (dumpKey && !quiet) {
-            if (console == null || System.console() != console) {
-                throw new UsageException("--dump-volume-key needs confirmation on a terminal, or -q");
-            }
-            String yes = console.readLine("The header dump with volume key is sensitive information\n"
-                    + "that allows access to encrypted partition without a passphrase.\n"
-                    + "This dump should be stored encrypted in a safe place.\n"
-                    + "Are you sure? (Type 'yes' in capital letters): ");
-            if (!"YES".equals(yes)) {
-                throw new UsageException("Operation aborted.");
-            }
+            confirmKeyDump(console);
         }
         if (target != null && Files.exists(target)) {
             throw new FileAlreadyExistsException(target.toString());
@@ -155,6 +147,23 @@ public final class BitlkCommand {
     }
 
     /**
+     * cryptsetup's question before {@code --dump-volume-key} prints a key (bitlkDump and
+     * fvault2Dump ask the same): answered on the terminal, else refused unless {@code -q}.
+     */
+    static void confirmKeyDump(Console console) throws UsageException {
+        if (console == null || System.console() != console) {
+            throw new UsageException("--dump-volume-key needs confirmation on a terminal, or -q");
+        }
+        String yes = console.readLine("The header dump with volume key is sensitive information\n"
+                + "that allows access to encrypted partition without a passphrase.\n"
+                + "This dump should be stored encrypted in a safe place.\n"
+                + "Are you sure? (Type 'yes' in capital letters): ");
+        if (!"YES".equals(yes)) {
+            throw new UsageException("Operation aborted.");
+        }
+    }
+
+    /**
      * Whether {@code image} is a BitLocker volume by its signature: {@code -FVE-FS-} at byte 3, or
      * To Go's {@code MSWIN4.1} (also any FAT volume's) with FVE metadata that reads. Any failure to
      * read says no: the LUKS path then reports it.
@@ -183,7 +192,11 @@ public final class BitlkCommand {
     }
 
     private static int decrypt(BitlkVolume v, Path target) throws IOException, VolumeException {
-        SeekableByteChannel plain = v.payload();
+        return copy(v.payload(), target);
+    }
+
+    /** Writes all of {@code plain} into the new file {@code target}, which is removed again on failure. */
+    static int copy(SeekableByteChannel plain, Path target) throws IOException {
         boolean done = false;
         try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ByteBuffer buf = ByteBuffer.allocate(4 << 20);

@@ -30,8 +30,8 @@ public final class Exits {
         m.put("0", "Success.");
         m.put("1", "Anything else: a wrong option or argument, a missing file, a bad header, ... (one line on "
                 + "standard error).");
-        m.put("2", "No key slot (LUKS), header (TrueCrypt/VeraCrypt) or VMK (BitLocker) opened with the secrets "
-                + "given.");
+        m.put("2", "No key slot (LUKS), header (TrueCrypt/VeraCrypt), VMK (BitLocker) or key bag (FileVault 2) "
+                + "opened with the secrets given.");
         return java.util.Collections.unmodifiableMap(m);
     }
 

@@ -54,6 +54,7 @@ import picocli.CommandLine.Spec;
  * volume change-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
  * volume info|test|decrypt --type tcrypt ...   (TrueCrypt/VeraCrypt: {@link TcryptCommand})
  * volume info|test|decrypt --type bitlk ...    (BitLocker: {@link BitlkCommand})
+ * volume info|test|decrypt --type fvault2 ...  (FileVault 2: {@link Fvault2Command})
  * volume help [VERB] | --help | --version
  * </pre>
  *
@@ -76,7 +77,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false, synopsisSubcommandLabel = "VERB", commandListHeading = "%nVerbs:%n",
         description = {"LUKS1/LUKS2 and TrueCrypt/VeraCrypt volumes in pure Java, named and behaving as cryptsetup "
                 + "where they overlap. A LUKS volume's version is read from its header; info, test and decrypt "
-                + "read TrueCrypt/VeraCrypt volumes with --type tcrypt and BitLocker volumes with --type bitlk."},
+                + "read TrueCrypt/VeraCrypt volumes with --type tcrypt, BitLocker volumes with --type bitlk and "
+                + "FileVault 2 volumes with --type fvault2."},
         footerHeading = "%nSecrets:%n",
         footer = {"The existing passphrase is the --key-file's bytes (-: all of standard input), else the first "
                 + "line of standard input when it is not a terminal, else a prompt without echo. Each verb's "
@@ -239,8 +241,8 @@ public final class VolumeMain implements Callable<Integer> {
      */
     abstract class Typed extends Verb {
         @Option(names = {"--type", "-M"}, paramLabel = "TYPE", description = "luks (default: LUKS1 or LUKS2, as the "
-                + "header says; a BitLocker signature makes it bitlk), luks1, luks2, tcrypt (TrueCrypt/VeraCrypt) or "
-                + "bitlk (BitLocker).")
+                + "header says; a BitLocker or Core Storage signature makes it bitlk or fvault2), luks1, luks2, tcrypt "
+                + "(TrueCrypt/VeraCrypt), bitlk (BitLocker) or fvault2 (FileVault 2).")
         String type;
         @Option(names = "--header", paramLabel = "FILE", description = "A detached header (LUKS); the header's "
                 + "image (--type tcrypt, e.g. the drive of a system partition).")
@@ -257,12 +259,14 @@ public final class VolumeMain implements Callable<Integer> {
         @ArgGroup(exclusive = false, validate = false, heading = "%nTrueCrypt/VeraCrypt (with --type tcrypt):%n")
         TcryptCommand.Options tcrypt;
         @ArgGroup(exclusive = false, validate = false, heading = "%nBitLocker (with --type bitlk; --key-file F.BEK is a "
-                + "startup key; the passphrase on standard input may be the password or a recovery password):%n")
+                + "startup key; the passphrase on standard input may be the password or a recovery password) and "
+                + "FileVault 2 (--type fvault2):%n")
         BitlkCommand.Options bitlk;
 
         /**
          * Whether the verb runs as {@code --type bitlk} (after checking the options it takes); without
-         * {@code --type}, when {@code image} carries BitLocker's signature (said on stderr), else LUKS.
+         * {@code --type}, when {@code image} carries BitLocker's signature, or Core Storage's (then
+         * {@code --type fvault2}; either said on stderr), else LUKS.
          */
         boolean bitlk(Path image) throws UsageException {
             if (type == null) {
@@ -270,11 +274,14 @@ public final class VolumeMain implements Callable<Integer> {
                 if (BitlkCommand.looksLikeBitlk(image)) {
                     type = "bitlk";
                     err.println("Found a BitLocker volume: reading it as --type bitlk.");
+                } else if (Fvault2Command.looksLikeFvault2(image)) {
+                    type = "fvault2";
+                    err.println("Found a FileVault 2 volume: reading it as --type fvault2.");
                 }
             }
             if (!type.equals("bitlk")) {
-                if (bitlk != null) {
-                    throw new UsageException("--volume-key-file is read with --type bitlk only");
+                if (bitlk != null && !type.equals("fvault2")) {
+                    throw new UsageException("--volume-key-file is read with --type bitlk or fvault2 only");
                 }
                 return false;
             }
@@ -287,6 +294,31 @@ public final class VolumeMain implements Callable<Integer> {
 
         BitlkCommand bk() {
             return new BitlkCommand(stdin, out, err, console);
+        }
+
+        /** Whether the verb runs as {@code --type fvault2} (after {@link #bitlk}, and checking the options it takes). */
+        boolean fvault2() throws UsageException {
+            if (!type.equals("fvault2")) {
+                return false;
+            }
+            if (keySlot != null || header != null || threads != null || tcrypt != null) {
+                throw new UsageException("--type fvault2 takes no --key-slot, --header, --threads, --hash, --cipher,"
+                        + " --tcrypt-* or --veracrypt-* option");
+            }
+            if (keyFiles.size() > 1) {
+                throw new UsageException("--key-file given " + keyFiles.size() + " times: a FileVault 2 volume takes"
+                        + " one passphrase");
+            }
+            return true;
+        }
+
+        /** Runs {@code verb} as {@code --type fvault2}; the passphrase as the LUKS verbs read it. */
+        int fv(String verb, Path image, Path target, boolean dumpKey, boolean quiet) throws Exception {
+            Path kf = keyFile();
+            return new Fvault2Command(out, console).execute(verb, image, target,
+                    bitlk == null ? null : bitlk.volumeKeyFile, kf != null,
+                    () -> kf != null ? keyFileBytes(kf) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE),
+                    dumpKey, quiet);
         }
 
         /** Runs the verb as {@code --type tcrypt}, or checks the options for LUKS and returns false. */
@@ -309,7 +341,7 @@ public final class VolumeMain implements Callable<Integer> {
                     }
                     return false;
                 }
-                default -> throw new UsageException("--type " + type + ": luks, luks1, luks2, tcrypt or bitlk");
+                default -> throw new UsageException("--type " + type + ": luks, luks1, luks2, tcrypt, bitlk or fvault2");
             }
         }
 
@@ -323,8 +355,8 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     @Command(name = "info", aliases = {"luksDump", "tcryptDump"}, sortOptions = false,
-            description = {"The header, laid out as cryptsetup luksDump (LUKS), tcryptDump (--type tcrypt) or bitlkDump (--type "
-                    + "bitlk) prints it. "
+            description = {"The header, laid out as cryptsetup luksDump (LUKS), tcryptDump (--type tcrypt), bitlkDump (--type "
+                    + "bitlk) or fvault2Dump (--type fvault2) prints it. "
                     + "Nothing is unlocked unless --dump-volume-key (--type tcrypt: the password opens the header "
                     + "first)."})
     final class Info extends Typed {
@@ -340,6 +372,9 @@ public final class VolumeMain implements Callable<Integer> {
         public Integer call() throws Exception {
             if (bitlk(image)) {
                 return bk().execute("info", image, null, bitlk, keyFiles, dumpKey, quiet);
+            }
+            if (fvault2()) {
+                return fv("info", image, null, dumpKey, quiet);
             }
             if (tcrypt()) {
                 return tc().execute("info", image, null, tcrypt, keyFiles, header, threads, dumpKey, quiet);
@@ -360,6 +395,9 @@ public final class VolumeMain implements Callable<Integer> {
         public Integer call() throws Exception {
             if (bitlk(image)) {
                 return bk().execute("test", image, null, bitlk, keyFiles, false, false);
+            }
+            if (fvault2()) {
+                return fv("test", image, null, false, false);
             }
             if (tcrypt()) {
                 return tc().execute("test", image, null, tcrypt, keyFiles, header, threads, false, false);
@@ -386,6 +424,9 @@ public final class VolumeMain implements Callable<Integer> {
         public Integer call() throws Exception {
             if (bitlk(image)) {
                 return bk().execute("decrypt", image, target, bitlk, keyFiles, false, false);
+            }
+            if (fvault2()) {
+                return fv("decrypt", image, target, false, false);
             }
             if (tcrypt()) {
                 return tc().execute("decrypt", image, target, tcrypt, keyFiles, header, threads, false, false);

@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.Test;
+import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
@@ -29,7 +30,7 @@ class BitlkBadInputTest {
     private static final String NAME = "bitlk-aes-xts-128";
     private static final long[] COPIES = {35213312, 46256128, 57909248};
 
-    private static BitlkImages.Image image() throws IOException {
+    private static SparseImages.Image image() throws IOException {
         return BitlkImages.images().get(NAME).copy();
     }
 
@@ -38,17 +39,17 @@ class BitlkBadInputTest {
     }
 
     /** The block size of copy {@code i}. */
-    private static int blockSize(BitlkImages.Image im, int i) throws IOException {
+    private static int blockSize(SparseImages.Image im, int i) throws IOException {
         return u16(im.read(COPIES[i] + 8, 2), 0) << 4;
     }
 
     /** Writes {@code b} at byte {@code off} of copy {@code i}'s block, and its CRC-32 again when {@code fixCrc}. */
-    private static void patch(BitlkImages.Image im, int i, int off, byte[] b, boolean fixCrc) throws IOException {
+    private static void patch(SparseImages.Image im, int i, int off, byte[] b, boolean fixCrc) throws IOException {
         patch(im, i, off, b, fixCrc, blockSize(im, i));
     }
 
     /** As above, the CRC-32 over {@code real} bytes (the block's size before any mutation changed it). */
-    private static void patch(BitlkImages.Image im, int i, int off, byte[] b, boolean fixCrc, int real)
+    private static void patch(SparseImages.Image im, int i, int off, byte[] b, boolean fixCrc, int real)
             throws IOException {
         im.patch(COPIES[i] + off, b);
         if (fixCrc) {
@@ -67,7 +68,7 @@ class BitlkBadInputTest {
         return b;
     }
 
-    private static <T extends VolumeException> String fails(Class<T> type, BitlkImages.Image im) {
+    private static <T extends VolumeException> String fails(Class<T> type, SparseImages.Image im) {
         T e = assertThrows(type, () -> BitlkVolume.info(im.channel(), im.name()));
         return e.getMessage();
     }
@@ -86,7 +87,7 @@ class BitlkBadInputTest {
 
     @Test
     void volumeHeader() throws Exception {
-        BitlkImages.Image im = image();
+        SparseImages.Image im = image();
         im.patch(3, "NTFS    ".getBytes(StandardCharsets.US_ASCII));
         assertTrue(fails(CorruptHeaderException.class, im).startsWith("Not a BitLocker volume: no -FVE-FS-"));
         im = image();
@@ -106,7 +107,7 @@ class BitlkBadInputTest {
 
     @Test
     void aBadCopyIsSkippedAndReported() throws Exception {
-        BitlkImages.Image im = image();
+        SparseImages.Image im = image();
         patch(im, 0, 200, new byte[] {0x55}, false);
         BitlkInfo info = BitlkVolume.info(im.channel(), NAME);
         assertEquals(1, info.warnings().size(), info.warnings().toString());
@@ -127,7 +128,7 @@ class BitlkBadInputTest {
 
     @Test
     void sizesAndOffsetsInsideAValidChecksum() throws Exception {
-        BitlkImages.Image im = image();
+        SparseImages.Image im = image();
         patch(im, 0, 64, le(0x7fffffff, 4), true);
         assertTrue(fails(CorruptHeaderException.class, im).startsWith("BitLocker FVE metadata size 2147483647 does "
                 + "not fit its"));
@@ -161,7 +162,7 @@ class BitlkBadInputTest {
     }
 
     /** The block offset of the first top-level entry of {@code type} in copy 0. */
-    private static int entry(BitlkImages.Image im, int type) throws IOException {
+    private static int entry(SparseImages.Image im, int type) throws IOException {
         byte[] b = im.read(COPIES[0], blockSize(im, 0));
         int end = 64 + (int) (u16(b, 64) | u16(b, 66) << 16);
         for (int o = 112; o < end; ) {
@@ -176,7 +177,7 @@ class BitlkBadInputTest {
 
     @Test
     void aChangedBlockUnderAValidCrcFailsTheValidationHash() throws Exception {
-        BitlkImages.Image im = image();
+        SparseImages.Image im = image();
         int at = entry(im, FveMetadata.TYPE_DESCRIPTION);
         patch(im, 0, at + 8, "X".getBytes(StandardCharsets.UTF_16LE), true);
         assertTrue(BitlkVolume.info(im.channel(), NAME).description().startsWith("XESKTOP"));
@@ -188,7 +189,7 @@ class BitlkBadInputTest {
 
     @Test
     void wrongSecrets() throws Exception {
-        BitlkImages.Image im = image();
+        SparseImages.Image im = image();
         // a recovery password with a bad check group is not tried as one (no stretch for it)
         WrongPassphraseException e = assertThrows(WrongPassphraseException.class, () -> BitlkVolume.of(im.channel())
                 .recoveryPassword("235818-357951-253979-013365-241120-245575-342914-591911".toCharArray()).open());
@@ -211,10 +212,10 @@ class BitlkBadInputTest {
     @Test
     void randomBytesInTheEntries() throws Exception {
         Random r = new Random(29);
-        BitlkImages.Image base = image();
+        SparseImages.Image base = image();
         int real = blockSize(base, 0);
         for (int i = 0; i < 400; i++) {
-            BitlkImages.Image im = base.copy();
+            SparseImages.Image im = base.copy();
             int n = 1 + r.nextInt(4);
             for (int k = 0; k < n; k++) {
                 byte[] b = new byte[1 + r.nextInt(3)];

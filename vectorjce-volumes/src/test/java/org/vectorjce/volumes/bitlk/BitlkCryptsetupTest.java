@@ -13,6 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.TestImages;
 
 /**
@@ -43,7 +44,7 @@ class BitlkCryptsetupTest {
         for (Map.Entry<String, Map<String, String>> e : conf.entrySet()) {
             String name = e.getKey();
             Map<String, String> c = e.getValue();
-            BitlkImages.Image im = BitlkImages.images().get(name);
+            SparseImages.Image im = BitlkImages.images().get(name);
             Path f = im.write(dir);
             TestImages.Run r = TestImages.run(null, "env", "TZ=UTC", "cryptsetup", "bitlkDump", f.toString());
             assertEquals(0, r.rc(), name + ": " + r.err());

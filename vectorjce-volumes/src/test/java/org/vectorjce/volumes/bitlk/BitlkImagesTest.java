@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
 
@@ -56,7 +57,7 @@ class BitlkImagesTest {
     }
 
     private static void check(String name, Map<String, String> c) throws Exception {
-        BitlkImages.Image im = BitlkImages.images().get(name);
+        SparseImages.Image im = BitlkImages.images().get(name);
         List<Secret> secrets = new ArrayList<>();
         if (!c.getOrDefault("PW", "").isEmpty()) {
             secrets.add(new Secret("password", c.get("PW_VMK_GUID"),

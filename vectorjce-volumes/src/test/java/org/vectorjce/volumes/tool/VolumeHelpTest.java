@@ -89,7 +89,7 @@ class VolumeHelpTest {
                 "--key-slot", "x");
         oneLine("--key-size 9000: a number from 8 to 4096", "format", "x.img", "--key-size", "9000");
         oneLine("--threads 0: a number from 1 to 1024", "decrypt", "x.img", "out", "--threads", "0");
-        oneLine("--type frob: luks, luks1, luks2, tcrypt or bitlk", "info", "x.img", "--type", "frob");
+        oneLine("--type frob: luks, luks1, luks2, tcrypt, bitlk or fvault2", "info", "x.img", "--type", "frob");
         oneLine("--hash, --cipher, --tcrypt-* and --veracrypt-* need --type tcrypt (a LUKS header names its own"
                 + " cipher and hash)", "test", "x.img", "--hash", "sha512");
         oneLine("--key-slot is LUKS's: a TrueCrypt/VeraCrypt volume has no key slots", "test", "--type", "tcrypt",

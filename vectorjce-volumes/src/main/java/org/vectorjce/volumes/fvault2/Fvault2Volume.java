@@ -1,0 +1,365 @@
+package org.vectorjce.volumes.fvault2;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
+import java.util.Arrays;
+import java.util.Objects;
+
+import javax.crypto.BadPaddingException;
+import javax.crypto.Cipher;
+import javax.crypto.IllegalBlockSizeException;
+
+import org.vectorjce.SectorCipher;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.RawKey;
+import org.vectorjce.volumes.kdf.HashAlgorithm;
+import org.vectorjce.volumes.kdf.Pbkdf2;
+
+/**
+ * A FileVault 2 volume (a Core Storage logical volume, macOS 10.7 to 10.12's full-disk encryption)
+ * opened read-only: cryptsetup's {@code --type fvault2} ({@code fvault2Dump}, {@code open --type
+ * fvault2 --readonly}) in Java.
+ *
+ * <pre>
+ * try (Fvault2Volume v = Fvault2Volume.at(image).passphrase(pw).open()) {   // or .volumeKey(k)
+ *     Fvault2Info info = v.info();
+ *     SeekableByteChannel plain = v.payload();
+ * }
+ * </pre>
+ *
+ * <p>Opening reads and checks the Core Storage header and the encrypted metadata
+ * ({@link CoreStorage}, {@link KeyBag}), then, as cryptsetup's {@code FVAULT2_get_volume_key}:
+ * PBKDF2-SHA256 of the passphrase's bytes (UTF-8) with the key bag's salt and iterations gives a
+ * 16-byte key; AES key unwrap (RFC 3394, the JDK's {@code AESWrap}) under it gives the KEK, and
+ * under the KEK the volume key's first 16 bytes; the second 16 are the first half of SHA-256(first
+ * half ‖ the family UUID's 16 bytes). A failed integrity check of the first unwrap is a wrong
+ * passphrase ({@link WrongPassphraseException}); of the second, damaged metadata. Only the key
+ * bag's first passphrase entry is tried, as cryptsetup does. {@link Builder#volumeKey} takes the
+ * 32-byte volume key itself ({@code --volume-key-file}), checked only for its length, as
+ * cryptsetup does.
+ *
+ * <p>The payload ({@link Fvault2Payload}) is the logical volume, {@code aes-xts-plain64} on the
+ * provider's sector API with sectors numbered from the logical volume's start.
+ *
+ * <p>Errors: {@link WrongPassphraseException} when the passphrase does not open the key bag,
+ * {@link CorruptHeaderException} for metadata that breaks the format or does
+ * not fit the image (the message names the field), {@link UnsupportedVolumeException} for what
+ * this library does not read, {@code IOException} for the image. The image is only ever read. The
+ * passphrase, the derived key, the KEK and the volume key are wiped after use or on
+ * {@link #close()}.
+ */
+public final class Fvault2Volume implements Closeable {
+    private static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
+    private static final int HALF = 16;
+
+    private final SeekableByteChannel image;
+    private final boolean ownsImage;
+    private final Fvault2Info info;
+    private final byte[] key;
+    private final String opener;
+    private final Provider provider;
+    private Fvault2Payload payload;
+    private boolean closed;
+
+    private Fvault2Volume(SeekableByteChannel image, boolean ownsImage, Fvault2Info info, byte[] key, String opener,
+            Provider provider) {
+        this.image = image;
+        this.ownsImage = ownsImage;
+        this.info = info;
+        this.key = key;
+        this.opener = opener;
+        this.provider = provider;
+    }
+
+    /** A builder for the image file {@code image}, opened read-only. */
+    public static Builder at(Path image) {
+        return new Builder(image, null);
+    }
+
+    /** A builder for an image the caller keeps open (and closes). */
+    public static Builder of(SeekableByteChannel image) {
+        return new Builder(null, image);
+    }
+
+    /** The header's and metadata's fields, without unlocking anything. */
+    public static Fvault2Info info(Path image) throws IOException, VolumeException {
+        try (SeekableByteChannel c = FileChannel.open(image, StandardOpenOption.READ)) {
+            return info(c, image.toString());
+        }
+    }
+
+    /** The header's and metadata's fields of an image the caller keeps open. */
+    public static Fvault2Info info(SeekableByteChannel image, String name) throws IOException, VolumeException {
+        return info(CoreStorage.read(image, name, DEFAULT_PROVIDER));
+    }
+
+    /**
+     * Whether the first 512 bytes of {@code image} are a Core Storage header (its signature,
+     * version and CRC-32C), without reading further.
+     */
+    public static boolean looksLikeFvault2(SeekableByteChannel image) throws IOException {
+        if (image.size() < CoreStorage.HEADER) {
+            return false;
+        }
+        byte[] h = new byte[CoreStorage.HEADER];
+        try {
+            CoreStorage.readFully(image, 0, h);
+        } catch (VolumeException e) {
+            return false;
+        }
+        return CoreStorage.looksLike(h);
+    }
+
+    private static Fvault2Info info(CoreStorage cs) {
+        return new Fvault2Info(cs.physicalVolumeUuid, cs.logicalVolume.familyUuid(), cs.logicalVolumeOffset,
+                cs.logicalVolume.size(), "aes", "xts-plain64", cs.keyBag.iterations(), cs.keyBag.salt().clone(),
+                cs.blockSize, cs.imageSize);
+    }
+
+    /** The header's and metadata's fields. */
+    public Fvault2Info info() {
+        return info;
+    }
+
+    /** What opened the volume: {@code passphrase} or {@code volume key}. */
+    public String openedWith() {
+        return opener;
+    }
+
+    /** A copy of the 32-byte volume key (as cryptsetup maps it and dumps it); the caller wipes it. */
+    public byte[] volumeKey() {
+        ensureOpen();
+        return key.clone();
+    }
+
+    /** The plaintext's size in bytes: the logical volume's, in whole 512-byte sectors. */
+    public long payloadSize() {
+        return info.logicalVolumeSize() / Fvault2Payload.SECTOR * Fvault2Payload.SECTOR;
+    }
+
+    /**
+     * The logical volume's plaintext, read-only, from position 0 (one channel per volume: a second
+     * call returns a new one and closes the first). Closing the volume closes it.
+     *
+     * @throws VolumeException when the logical volume does not lie inside the image
+     */
+    public SeekableByteChannel payload() throws VolumeException {
+        ensureOpen();
+        String problem = info.activationProblem();
+        if (problem != null) {
+            throw new CorruptHeaderException(problem);
+        }
+        if (!(provider instanceof VectorJceProvider vp)) {
+            throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");
+        }
+        if (payload != null) {
+            payload.close();
+        }
+        SectorCipher c;
+        try {
+            c = SectorCipher.of(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, vp);
+        } catch (GeneralSecurityException e) {
+            throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
+                    + key.length + "-byte volume key: " + e.getMessage());
+        }
+        payload = new Fvault2Payload(image, info.logicalVolumeOffset(), info.logicalVolumeSize(), c);
+        return payload;
+    }
+
+    /** Wipes the volume key, closes the payload channel, and the image if this volume opened it. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        Arrays.fill(key, (byte) 0);
+        if (payload != null) {
+            payload.close();
+        }
+        if (ownsImage) {
+            image.close();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("The volume is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Fvault2Volume[" + info.cipher() + "-" + info.mode() + ", " + info.keyBits() + " bits, family "
+                + info.familyUuid() + "]";
+    }
+
+    /** How to open a volume: the secret and the provider. Not thread-safe; single use. */
+    public static final class Builder {
+        private final Path path;
+        private final SeekableByteChannel channel;
+        private byte[] passphrase;
+        private byte[] volumeKey;
+        private Provider provider = DEFAULT_PROVIDER;
+        private String badPassphraseEncoding;
+
+        private Builder(Path path, SeekableByteChannel channel) {
+            this.path = path;
+            this.channel = channel;
+        }
+
+        /** The passphrase (its UTF-8 bytes are what PBKDF2 takes); the caller wipes its array. */
+        public Builder passphrase(char[] p) {
+            wipe(passphrase);
+            passphrase = null;
+            badPassphraseEncoding = null;
+            try {
+                ByteBuffer b = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).encode(CharBuffer.wrap(p));
+                passphrase = new byte[b.remaining()];
+                b.get(passphrase);
+                if (b.hasArray()) {
+                    Arrays.fill(b.array(), (byte) 0);
+                }
+            } catch (CharacterCodingException e) {
+                badPassphraseEncoding = "The passphrase has an unpaired surrogate: it has no UTF-8 form";
+            }
+            return this;
+        }
+
+        /** The passphrase as bytes (what the command reads; PBKDF2 takes them as they are); the caller wipes them. */
+        public Builder passphrase(byte[] p) {
+            wipe(passphrase);
+            badPassphraseEncoding = null;
+            passphrase = p.clone();
+            return this;
+        }
+
+        /** The 32-byte volume key (as {@code --dump-volume-key} prints it) instead of the passphrase (copied). */
+        public Builder volumeKey(byte[] k) {
+            wipe(volumeKey);
+            volumeKey = k.clone();
+            return this;
+        }
+
+        /** The JCA provider of the metadata's AES-XTS and the payload's sector cipher (a {@code VectorJceProvider}). */
+        public Builder provider(Provider p) {
+            provider = Objects.requireNonNull(p, "provider");
+            return this;
+        }
+
+        private static void wipe(byte[] b) {
+            if (b != null) {
+                Arrays.fill(b, (byte) 0);
+            }
+        }
+
+        /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
+        public Fvault2Volume open() throws IOException, VolumeException {
+            SeekableByteChannel img = channel != null ? channel : FileChannel.open(path, StandardOpenOption.READ);
+            boolean ok = false;
+            try {
+                String name = path != null ? path.toString() : "the image";
+                CoreStorage cs = CoreStorage.read(img, name, provider);
+                Fvault2Info info = info(cs);
+                String[] opener = new String[1];
+                byte[] k = unlock(cs, opener);
+                Fvault2Volume v = new Fvault2Volume(img, channel == null, info, k, opener[0], provider);
+                ok = true;
+                return v;
+            } finally {
+                wipe(passphrase);
+                wipe(volumeKey);
+                if (!ok && channel == null) {
+                    img.close();
+                }
+            }
+        }
+
+        private byte[] unlock(CoreStorage cs, String[] opener) throws VolumeException {
+            if (volumeKey != null) {
+                if (volumeKey.length != 2 * HALF) {
+                    throw new VolumeException("The volume key is " + volumeKey.length * 8 + " bits; this volume's "
+                            + "aes-xts-plain64 takes " + 2 * HALF * 8);
+                }
+                opener[0] = "volume key";
+                return volumeKey.clone();
+            }
+            if (badPassphraseEncoding != null) {
+                throw new VolumeException(badPassphraseEncoding);
+            }
+            if (passphrase == null) {
+                throw new WrongPassphraseException("no passphrase given");
+            }
+            KeyBag.Passphrase kb = cs.keyBag;
+            byte[] pk = Pbkdf2.derive(HashAlgorithm.SHA256, passphrase, kb.salt(), kb.iterations(), HALF);
+            byte[] kek = null, half = null;
+            try {
+                kek = unwrap(pk, kb.wrappedKek());
+                if (kek == null) {
+                    throw new WrongPassphraseException("no key available with this passphrase");
+                }
+                half = unwrap(kek, kb.wrappedVolumeKey());
+                if (half == null) {
+                    throw new CorruptHeaderException("The passphrase opened the KEK, but the KEK does not unwrap the "
+                            + "volume key (RFC 3394 integrity check failed): the key bag is damaged");
+                }
+                byte[] k = new byte[2 * HALF];
+                System.arraycopy(half, 0, k, 0, HALF);
+                MessageDigest d = MessageDigest.getInstance("SHA-256");
+                d.update(half);
+                d.update(cs.logicalVolume.familyUuidBytes());
+                byte[] h = d.digest();
+                System.arraycopy(h, 0, k, HALF, HALF);
+                Arrays.fill(h, (byte) 0);
+                opener[0] = "passphrase";
+                return k;
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 unavailable", e);
+            } finally {
+                wipe(pk);
+                wipe(kek);
+                wipe(half);
+            }
+        }
+
+        /**
+         * RFC 3394 key unwrap of the 24-byte {@code wrapped} under the 16-byte {@code kek} with the
+         * JDK's {@code AESWrap} (the default IV {@code A6A6A6A6A6A6A6A6}, checked); null when the
+         * integrity check fails (the wrong key).
+         */
+        static byte[] unwrap(byte[] kek, byte[] wrapped) throws VolumeException {
+            RawKey k = new RawKey("AES", kek);
+            try {
+                Cipher c = Cipher.getInstance("AESWrap");
+                c.init(Cipher.DECRYPT_MODE, k);
+                return c.doFinal(wrapped);
+            } catch (BadPaddingException | IllegalBlockSizeException e) {
+                // the input is always 24 bytes (KeyBag): JDK 17 reports the failed check as the first,
+                // JDK 25 as the second ("Integrity check failed")
+                return null;
+            } catch (GeneralSecurityException e) {
+                throw new UnsupportedVolumeException("The JDK's AESWrap failed: " + e.getMessage());
+            } finally {
+                k.destroy();
+            }
+        }
+    }
+}
