@@ -47,8 +47,8 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
     record Part(String cipher, int keySize, int blockSize, int keyOffset, int ivOffset, int extraSize) {
     }
 
-    /** The ciphers the provider has; every other cipher of a chain is refused by name. */
-    static final Set<String> SUPPORTED = Set.of("aes", "twofish");
+    /** The ciphers whose payload is read; every other cipher of a chain is refused by name. */
+    static final Set<String> SUPPORTED = Ecb.PROVIDER;
 
     static final List<Chain> ROWS = rows();
 

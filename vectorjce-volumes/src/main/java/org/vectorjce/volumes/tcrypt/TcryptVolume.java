@@ -45,8 +45,8 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * {@link Builder#open()} and ended before it returns, or on the caller's
  * {@link Builder#executor(Executor) executor}. Nothing else runs in the background. The passphrase and the keyfiles make the password as TrueCrypt
  * does ({@link KeyfilePool}). The payload is decrypted by the provider (the one given to
- * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own): AES, Twofish and their
- * cascades, in XTS or (TrueCrypt 4.x) LRW. Every other chain is refused naming its cipher, and
+ * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own): AES, Twofish,
+ * Serpent and their cascades, in XTS or (TrueCrypt 4.x) LRW. Every other chain is refused naming its cipher, and
  * pre-4.0 TrueCrypt volumes (CBC) are refused as such, once their header has opened: the header
  * tells which chain the volume uses, so nothing is guessed.
  *
@@ -303,7 +303,7 @@ public final class TcryptVolume implements Closeable {
         }
 
         /**
-         * The JCA provider of the AES and Twofish ciphers, for the header trials and the payload
+         * The JCA provider of the AES, Twofish and Serpent ciphers, for the header trials and the payload
          * (default: a {@code VectorJceProvider} of the volumes module's own, in its default
          * configuration); a configured {@code VectorJceProvider} is the usual choice.
          */
@@ -432,7 +432,7 @@ public final class TcryptVolume implements Closeable {
                 }
                 if (bad != null) {
                     throw new UnsupportedVolumeException("The header opened with cipher chain " + c + ": "
-                            + cipherName(bad) + " is not supported (VectorJCE has AES and Twofish)");
+                            + cipherName(bad) + " is not supported (VectorJCE has AES, Twofish and Serpent)");
                 }
                 if (h.sectorSize < 512 || h.sectorSize > 4096 || Integer.bitCount(h.sectorSize) != 1) {
                     throw new CorruptHeaderException("Sector size " + Integer.toUnsignedString(h.sectorSize)

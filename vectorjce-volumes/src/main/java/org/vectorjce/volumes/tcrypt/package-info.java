@@ -9,7 +9,7 @@
  * <p>What is not done, plainly:
  * <ul>
  *   <li>Writing: no volume is created or changed, and the image is only ever opened for reading.</li>
- *   <li>Ciphers other than AES and Twofish (Serpent, Camellia, Kuznyechik, Blowfish, CAST5, 3DES):
+ *   <li>Ciphers other than AES, Twofish and Serpent (Camellia, Kuznyechik, Blowfish, CAST5, 3DES):
  *       their headers are decrypted (with Bouncy Castle, 448 bytes) only to name the chain when
  *       refusing it. TrueCrypt before 4.0 (CBC with whitening) is refused as such.</li>
  *   <li>VeraCrypt's boot-loader iteration counts (SHA-256 and BLAKE2s 200,000, RIPEMD-160 327,661)

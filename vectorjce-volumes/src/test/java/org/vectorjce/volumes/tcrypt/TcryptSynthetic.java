@@ -90,7 +90,7 @@ final class TcryptSynthetic {
     static void encrypt(Chain chain, byte[] area, byte[] b, int off, int len, Long unit)
             throws GeneralSecurityException {
         for (int i = 0; i < chain.parts().size(); i++) {
-            String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
+            String alg = Ecb.jcaName(chain.parts().get(i).cipher());
             byte[] k = chain.partKey(i, area);
             Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
             if (unit == null) {
