@@ -10,6 +10,7 @@ import java.util.Arrays;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.BlockCipherXts;
 import org.vectorjce.volumes.internal.SectorPayload;
 
 /**
@@ -18,7 +19,8 @@ import org.vectorjce.volumes.internal.SectorPayload;
  * (the order dm-crypt's stacked devices take when cryptsetup maps a cascade). Each cipher is the
  * provider's sector API ({@link SectorCipher}, no {@code Cipher.init} per run):
  * {@code aes|twofish|serpent-xts-plain64} (data unit {@code ivOffset + i}, as {@code TCRYPT_get_iv_offset}
- * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x.
+ * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x; Camellia and Kuznyechik are Bouncy Castle's
+ * engines under {@link BlockCipherXts} (one block per engine call, so those chains read slower).
  * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
  * goes through each cipher whole before the next. Writes and truncation throw
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
@@ -72,7 +74,28 @@ final class TcryptPayload extends SectorPayload {
                     + " has no payload reader");
         };
         if (!Ecb.PROVIDER.contains(cipher)) {
-            throw new UnsupportedVolumeException(chain + ": no payload reader for " + cipher);
+            if (chain.mode() != Chain.Mode.XTS || !Ecb.ALL.contains(cipher)) {
+                throw new UnsupportedVolumeException(chain + ": no payload reader for " + cipher);
+            }
+            byte[] k = chain.partKey(i, keyArea);
+            try {
+                BlockCipherXts x = BlockCipherXts.of(() -> bcEngine(cipher), k, UNIT);
+                return new Layer() {
+                    @Override
+                    public void decrypt(long unit, byte[] b, int off, int len) {
+                        x.decrypt(unit, b, off, len);
+                    }
+
+                    @Override
+                    public void close() {
+                        x.close();
+                    }
+                };
+            } catch (IllegalArgumentException e) {
+                throw new GeneralSecurityException(e.getMessage(), e);
+            } finally {
+                Arrays.fill(k, (byte) 0);
+            }
         }
         if (!(provider instanceof VectorJceProvider vp)) {
             throw new UnsupportedVolumeException(chain + ": the provider " + provider.getName() + " has no sector API");
@@ -93,6 +116,14 @@ final class TcryptPayload extends SectorPayload {
             };
         } finally {
             Arrays.fill(k, (byte) 0);
+        }
+    }
+
+    private static org.bouncycastle.crypto.BlockCipher bcEngine(String cipher) {
+        try {
+            return Ecb.engine(cipher);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 

@@ -46,7 +46,8 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * {@link Builder#executor(Executor) executor}. Nothing else runs in the background. The passphrase and the keyfiles make the password as TrueCrypt
  * does ({@link KeyfilePool}). The payload is decrypted by the provider (the one given to
  * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own): AES, Twofish,
- * Serpent and their cascades, in XTS or (TrueCrypt 4.x) LRW. Every other chain is refused naming its cipher, and
+ * Serpent and their cascades, in XTS or (TrueCrypt 4.x) LRW; VeraCrypt's Camellia and Kuznyechik
+ * (and their cascades) with Bouncy Castle's engines under an XTS of this module's. Every other chain is refused naming its cipher, and
  * pre-4.0 TrueCrypt volumes (CBC) are refused as such, once their header has opened: the header
  * tells which chain the volume uses, so nothing is guessed.
  *
@@ -432,7 +433,7 @@ public final class TcryptVolume implements Closeable {
                 }
                 if (bad != null) {
                     throw new UnsupportedVolumeException("The header opened with cipher chain " + c + ": "
-                            + cipherName(bad) + " is not supported (VectorJCE has AES, Twofish and Serpent)");
+                            + cipherName(bad) + " has no payload reader here");
                 }
                 if (h.sectorSize < 512 || h.sectorSize > 4096 || Integer.bitCount(h.sectorSize) != 1) {
                     throw new CorruptHeaderException("Sector size " + Integer.toUnsignedString(h.sectorSize)

@@ -9,9 +9,8 @@
  * <p>What is not done, plainly:
  * <ul>
  *   <li>Writing: no volume is created or changed, and the image is only ever opened for reading.</li>
- *   <li>Ciphers other than AES, Twofish and Serpent (Camellia, Kuznyechik, Blowfish, CAST5, 3DES):
- *       their headers are decrypted (with Bouncy Castle, 448 bytes) only to name the chain when
- *       refusing it. TrueCrypt before 4.0 (CBC with whitening) is refused as such.</li>
+ *   <li>TrueCrypt before 4.0 (CBC with whitening; Blowfish, CAST5, 3DES): its header is decrypted
+ *       (448 bytes) only to name the chain when refusing it.</li>
  *   <li>VeraCrypt's boot-loader iteration counts (SHA-256 and BLAKE2s 200,000, RIPEMD-160 327,661)
  *       are tried only with {@code --tcrypt-system}; cryptsetup tries them for every volume.</li>
  *   <li>A system volume is read from the whole drive's image, or from a copy of its partition with

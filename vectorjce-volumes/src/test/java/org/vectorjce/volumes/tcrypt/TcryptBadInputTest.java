@@ -148,10 +148,11 @@ class TcryptBadInputTest {
                 assertEquals("DEAD-BABE", org.vectorjce.volumes.TestImages.fatSerial(first(v.payload())));
             }
         }
-        UnsupportedVolumeException e = refused(UnsupportedVolumeException.class,
-                dir.resolve("vc_1-sha512-xts-kuznyechik-camellia"),
-                () -> at("vc_1-sha512-xts-kuznyechik-camellia", TcryptImages.PASSWORD).open());
-        assertTrue(e.getMessage().contains("Kuznyechik"), e.getMessage());
+        // no hint: every row and chain, up to Bouncy Castle's Kuznyechik and Camellia
+        try (TcryptVolume v = at("vc_1-sha512-xts-kuznyechik-camellia", TcryptImages.PASSWORD).open()) {
+            assertEquals("kuznyechik-camellia", v.info().chain());
+            assertEquals("DEAD-BABE", org.vectorjce.volumes.TestImages.fatSerial(first(v.payload())));
+        }
         // every TrueCrypt row and chain tried (VeraCrypt's off, as --disable-veracrypt), none opens
         assertEquals(WRONG, refused(WrongPassphraseException.class, dir.resolve("tc_4-sha512-xts-twofish"),
                 () -> at("tc_4-sha512-xts-twofish", "wrong").veracrypt(false).open()).getMessage());
@@ -308,8 +309,8 @@ class TcryptBadInputTest {
         assertEquals(1, r.rc(), "no terminal, no -q: refused");
         r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", dir.resolve("vc_1-sha512-xts-camellia").toString(),
                 "-h", "sha512", "-c", "camellia");
-        assertEquals(1, r.rc());
-        assertTrue(r.err().contains("Camellia") && r.err().lines().count() == 1, r.err());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("camellia"), r.out());
         Path out = tmp.resolve("plain.img");
         r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", "--hash=sha512", img, out.toString());
         assertEquals(0, r.rc(), r.err());

@@ -128,7 +128,20 @@ final class TcryptImages {
 
         /** Whether the library reads this image's payload: it must open, or the test fails. */
         boolean supported() {
-            return !mode.equals("cbc") && Set.of("aes", "twofish", "serpent").containsAll(ciphers);
+            return !mode.equals("cbc") && Set.of("aes", "twofish", "serpent", "camellia", "kuznyechik").containsAll(ciphers);
+        }
+
+        /**
+         * cryptsetup's name of the chain: most images list VeraCrypt's order (the reverse of the
+         * encryption order, {@code aes-twofish} is cryptsetup's {@code twofish-aes}), the Camellia
+         * and Kuznyechik cascades cryptsetup's own, which is the name when the reverse is no row.
+         */
+        String chainName() {
+            List<String> rev = new ArrayList<>(ciphers);
+            java.util.Collections.reverse(rev);
+            String r = String.join("-", rev);
+            boolean row = Chain.ROWS.stream().anyMatch(c -> c.name().equals(r) && c.mode().cryptsetupName.startsWith(mode));
+            return row ? r : String.join("-", ciphers);
         }
     }
 
