@@ -48,7 +48,7 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
     }
 
     /** The ciphers whose payload is read; every other cipher of a chain is refused by name. */
-    static final Set<String> SUPPORTED = Set.of("aes", "twofish", "serpent", "camellia", "kuznyechik");
+    static final Set<String> SUPPORTED = Ecb.ALL;
 
     static final List<Chain> ROWS = rows();
 

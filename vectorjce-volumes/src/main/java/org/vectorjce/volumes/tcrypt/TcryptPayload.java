@@ -21,6 +21,7 @@ import org.vectorjce.volumes.internal.SectorPayload;
  * {@code aes|twofish|serpent-xts-plain64} (data unit {@code ivOffset + i}, as {@code TCRYPT_get_iv_offset}
  * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x; Camellia and Kuznyechik are Bouncy Castle's
  * engines under {@link BlockCipherXts} (one block per engine call, so those chains read slower).
+ * TrueCrypt before 4.0 is CBC with its sector IV and whitening ({@link LegacyCbc}).
  * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
  * goes through each cipher whole before the next. Writes and truncation throw
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
@@ -31,7 +32,7 @@ final class TcryptPayload extends SectorPayload {
 
     private final SeekableByteChannel image;
     private final long offset, ivOffset;
-    private final Layer[] layers;   // the chain's order: decrypted from the last
+    private final Layer[] layers;   // the chain's order: decrypted from the last (cbci-tcrypt: one for the chain)
 
     /** One stage of the chain over runs of whole data units, in place. */
     interface Layer {
@@ -48,10 +49,14 @@ final class TcryptPayload extends SectorPayload {
         this.offset = offset;
         this.ivOffset = ivOffset;
         int n = chain.parts().size();
-        layers = new Layer[n];
+        layers = new Layer[chain.mode().legacy() ? (chain.mode() == Chain.Mode.CBCI_TCRYPT ? 1 : n) : n];
         try {
-            for (int i = 0; i < n; i++) {
-                layers[i] = layer(chain, i, keyArea, provider);
+            if (chain.mode().legacy()) {
+                LegacyCbc.layers(provider, chain, keyArea).toArray(layers);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    layers[i] = layer(chain, i, keyArea, provider);
+                }
             }
         } catch (GeneralSecurityException e) {
             wipe();

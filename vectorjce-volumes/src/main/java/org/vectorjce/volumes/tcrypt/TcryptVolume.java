@@ -44,12 +44,13 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * cores ({@link HeaderSearch}): on the caller's thread and helper threads started for
  * {@link Builder#open()} and ended before it returns, or on the caller's
  * {@link Builder#executor(Executor) executor}. Nothing else runs in the background. The passphrase and the keyfiles make the password as TrueCrypt
- * does ({@link KeyfilePool}). The payload is decrypted by the provider (the one given to
- * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own): AES, Twofish,
- * Serpent and their cascades, in XTS or (TrueCrypt 4.x) LRW; VeraCrypt's Camellia and Kuznyechik
- * (and their cascades) with Bouncy Castle's engines under an XTS of this module's. Every other chain is refused naming its cipher, and
- * pre-4.0 TrueCrypt volumes (CBC) are refused as such, once their header has opened: the header
- * tells which chain the volume uses, so nothing is guessed.
+ * does ({@link KeyfilePool}). Every chain of cryptsetup's table is read: AES, Twofish, Serpent and
+ * their cascades, in XTS or (TrueCrypt 4.x) LRW, on the provider's kernels (the one given to
+ * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own); VeraCrypt's
+ * Camellia and Kuznyechik and their cascades with Bouncy Castle's engines under an XTS of this
+ * module's; and TrueCrypt before 4.0, CBC with its sector IV and whitening ({@link LegacyCbc}:
+ * AES, Twofish, Serpent, their outer-CBC cascades, Blowfish, CAST5, Triple DES and the Blowfish
+ * cascades).
  *
  * <p>Errors: {@link WrongPassphraseException} when nothing opens ("no header opened with the
  * password, keyfiles and PIM given"; a wrong password, PIM, hint or keyfile cannot be told apart),
@@ -425,12 +426,6 @@ public final class TcryptVolume implements Closeable {
             try {
                 Chain c = m.chain();
                 String bad = c.unsupportedCipher();
-                if (c.mode().legacy()) {
-                    throw new UnsupportedVolumeException("The header opened with cipher chain " + c
-                            + ": a TrueCrypt volume from before version 4.0 (CBC with whitening, cryptsetup's \"TCRYPT"
-                            + " legacy mode\"), which this library does not read"
-                            + (bad != null ? "; its chain also uses " + cipherName(bad) + ", which VectorJCE lacks" : ""));
-                }
                 if (bad != null) {
                     throw new UnsupportedVolumeException("The header opened with cipher chain " + c + ": "
                             + cipherName(bad) + " has no payload reader here");
@@ -466,7 +461,9 @@ public final class TcryptVolume implements Closeable {
                 if (size == 0 && !hidden) {
                     size = isize - offset; // TrueCrypt 4 headers leave the size 0: the rest of the image
                 }
-                iv = !xts ? 0 : system ? h.dataOffset / 512 : offset / 512;
+                // TCRYPT_get_iv_offset: XTS counts from the data's start, LRW from 0, the CBC of
+                // TrueCrypt before 4.0 from the header's data offset (the sectors of the image)
+                iv = c.mode().legacy() ? h.dataOffset / 512 : !xts ? 0 : system ? h.dataOffset / 512 : offset / 512;
                 if (offset % 512 != 0 || size % 512 != 0 || size <= 0) {
                     throw new CorruptHeaderException("The " + kind + " header's payload (offset " + offset + ", "
                             + size + " bytes) is not a whole number of 512-byte sectors");
