@@ -159,14 +159,17 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
         return k;
     }
 
-    /** The volume key as cryptsetup dumps it: each cipher's {@link #partKey}, first cipher first. */
+    /**
+     * The volume key as cryptsetup dumps it ({@code TCRYPT_get_volume_key}): each cipher's
+     * {@link #partKey} at the sum of the key sizes before it, first cipher first, so that a CBC
+     * chain's IV seed and whitening (the last cipher's extra bytes) end the key.
+     */
     byte[] volumeKey(byte[] area) {
         byte[] vk = new byte[keySize];
         int at = 0;
         for (int i = 0; i < parts.size(); i++) {
             byte[] k = partKey(i, area);
-            int n = Math.min(k.length, parts.get(i).keySize);
-            System.arraycopy(k, 0, vk, at, n);
+            System.arraycopy(k, 0, vk, at, Math.min(k.length, vk.length - at));
             at += parts.get(i).keySize;
             java.util.Arrays.fill(k, (byte) 0);
         }
