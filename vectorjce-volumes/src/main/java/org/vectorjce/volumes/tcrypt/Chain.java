@@ -108,17 +108,34 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
         return hint == null || name.contains(hint);
     }
 
-    /** How many leading bytes of the derived header key this chain reads. */
+    /**
+     * How many leading bytes of key material (the derived header key, or the header's key area)
+     * this chain reads: its keys, and LRW's tweak key or CBC's IV seed and whitening.
+     */
     int keyBytesNeeded() {
         int n = 16; // LRW's tweak key, CBC's IV and whitening
         for (Part p : parts) {
             switch (mode) {
                 case XTS -> n = Math.max(n, Math.max(p.keyOffset + 32, p.ivOffset + 32));
                 case LRW -> n = Math.max(n, p.keyOffset + p.keySize - 16);
-                default -> n = Math.max(n, Math.max(p.keyOffset + p.keySize, p.ivOffset + p.blockSize));
+                default -> n = Math.max(n, Math.max(p.keyOffset + p.keySize,
+                        p.ivOffset + Math.max(p.blockSize, p.extraSize)));
             }
         }
         return n;
+    }
+
+    /**
+     * What is wrong with {@code material} as this chain's key material ({@code what}: which it
+     * is), or null: too short for {@link #keyBytesNeeded()} (a cascade reads up to 192 bytes).
+     */
+    String keyMaterialProblem(byte[] material, String what) {
+        int need = keyBytesNeeded();
+        if (material != null && material.length >= need) {
+            return null;
+        }
+        return "Cipher chain " + this + " reads " + need + " bytes of " + what + "; "
+                + (material == null ? "none" : material.length) + " given";
     }
 
     /** The first cipher of the chain the provider lacks, or null. */
@@ -132,10 +149,15 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
     }
 
     /**
-     * Cipher {@code i}'s key from {@code area} in the layout the provider's mode takes (XTS: K1 ‖ K2;
+     * Cipher {@code i}'s key from {@code area} (at least {@link #keyBytesNeeded()} bytes, else
+     * {@code IllegalArgumentException} naming the chain and both lengths) in the layout the provider's mode takes (XTS: K1 ‖ K2;
      * LRW: key ‖ 16-byte tweak key; CBC: key ‖ IV seed ‖ whitening), as {@code TCRYPT_copy_key}.
      */
     byte[] partKey(int i, byte[] area) {
+        String problem = keyMaterialProblem(area, "key area");
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
         Part p = parts.get(i);
         byte[] k;
         switch (mode) {

@@ -75,7 +75,8 @@ final class HeaderCipher {
 
     /**
      * Decrypts {@code buf} ({@link #LEN} bytes) in place with {@code chain} keyed from the header
-     * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes).
+     * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes, else
+     * {@link java.security.InvalidKeyException} naming the chain and both lengths).
      */
     static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
         decrypt(provider, chain, key, buf, LEN);
@@ -89,6 +90,13 @@ final class HeaderCipher {
      */
     static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf, int len)
             throws GeneralSecurityException {
+        String problem = chain.keyMaterialProblem(key, "header key");
+        if (problem != null) {
+            throw new java.security.InvalidKeyException(problem);
+        }
+        if (len < 0 || len % 16 != 0 || len > buf.length) {
+            throw new IllegalArgumentException(len + " bytes of a " + buf.length + "-byte header: whole 16-byte blocks");
+        }
         List<Block> made = new ArrayList<>();
         try {
             decrypt(provider, chain, key, buf, len, made);

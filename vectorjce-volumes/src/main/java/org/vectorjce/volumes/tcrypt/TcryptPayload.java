@@ -48,6 +48,10 @@ final class TcryptPayload extends SectorPayload {
         this.image = image;
         this.offset = offset;
         this.ivOffset = ivOffset;
+        String problem = chain.keyMaterialProblem(keyArea, "key area");
+        if (problem != null) {
+            throw new UnsupportedVolumeException(problem);
+        }
         int n = chain.parts().size();
         layers = new Layer[chain.mode().legacy() ? (chain.mode() == Chain.Mode.CBCI_TCRYPT ? 1 : n) : n];
         try {

@@ -360,7 +360,8 @@ public final class TcryptVolume implements Closeable {
             }
             List<Chain> chains = Chain.ROWS.stream().filter(c -> c.matches(cipher)).toList();
             if (chains.isEmpty()) {
-                throw new UnsupportedVolumeException("--cipher " + cipher + " names no TrueCrypt/VeraCrypt cipher chain");
+                throw new UnsupportedVolumeException("--cipher " + cipher + " names no TrueCrypt/VeraCrypt cipher chain ("
+                        + Chain.ROWS.stream().map(Chain::name).distinct().collect(Collectors.joining(", ")) + ")");
             }
             int max = veracrypt && passphrase.length > KeyfilePool.TC_POOL ? KeyfilePool.VC_POOL : KeyfilePool.TC_POOL;
             if (passphrase.length > max) {
