@@ -2,7 +2,6 @@ package org.vectorjce.volumes.tcrypt;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One TrueCrypt/VeraCrypt cipher chain in one mode: a row of cryptsetup's {@code tcrypt_cipher[]}
@@ -46,9 +45,6 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
     /** One cipher of a chain: cryptsetup's {@code struct tcrypt_alg}. */
     record Part(String cipher, int keySize, int blockSize, int keyOffset, int ivOffset, int extraSize) {
     }
-
-    /** The ciphers whose payload is read; every other cipher of a chain is refused by name. */
-    static final Set<String> SUPPORTED = Ecb.ALL;
 
     static final List<Chain> ROWS = rows();
 
@@ -136,16 +132,6 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
         }
         return "Cipher chain " + this + " reads " + need + " bytes of " + what + "; "
                 + (material == null ? "none" : material.length) + " given";
-    }
-
-    /** The first cipher of the chain the provider lacks, or null. */
-    String unsupportedCipher() {
-        for (Part p : parts) {
-            if (!SUPPORTED.contains(p.cipher)) {
-                return p.cipher;
-            }
-        }
-        return null;
     }
 
     /**

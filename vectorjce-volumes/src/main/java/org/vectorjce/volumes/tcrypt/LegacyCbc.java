@@ -80,7 +80,8 @@ final class LegacyCbc implements TcryptPayload.Layer {
             return out;
         } finally {
             if (!ok) {
-                made.forEach(Ecb::destroy);
+                out.forEach(TcryptPayload.Layer::close); // their seed copies
+                made.forEach(Ecb::destroy);             // and the ciphers not yet in a layer
             }
         }
     }

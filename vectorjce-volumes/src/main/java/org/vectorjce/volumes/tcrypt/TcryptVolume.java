@@ -426,11 +426,6 @@ public final class TcryptVolume implements Closeable {
             TcryptHeader h = m.header();
             try {
                 Chain c = m.chain();
-                String bad = c.unsupportedCipher();
-                if (bad != null) {
-                    throw new UnsupportedVolumeException("The header opened with cipher chain " + c + ": "
-                            + cipherName(bad) + " has no payload reader here");
-                }
                 if (h.sectorSize < 512 || h.sectorSize > 4096 || Integer.bitCount(h.sectorSize) != 1) {
                     throw new CorruptHeaderException("Sector size " + Integer.toUnsignedString(h.sectorSize)
                             + " in the " + kind + " header: not a power of two from 512 to 4096");
@@ -483,18 +478,6 @@ public final class TcryptVolume implements Closeable {
             } finally {
                 h.wipe(); // the volume holds its own copy of the key area
             }
-        }
-
-        private static String cipherName(String c) {
-            return switch (c) {
-                case "serpent" -> "Serpent";
-                case "camellia" -> "Camellia";
-                case "kuznyechik" -> "Kuznyechik";
-                case "blowfish_le" -> "Blowfish";
-                case "cast5" -> "CAST5";
-                case "des3_ede" -> "Triple DES";
-                default -> c;
-            };
         }
 
         private static boolean allZero(byte[] b) {
