@@ -54,7 +54,8 @@ import org.vectorjce.volumes.WrongPassphraseException;
  *
  * <p>Errors: {@link WrongPassphraseException} when nothing opens ("no header opened with the
  * password, keyfiles and PIM given"; a wrong password, PIM, hint or keyfile cannot be told apart),
- * {@link UnsupportedVolumeException} for a chain or mode the provider does not have,
+ * {@link UnsupportedVolumeException} for a {@code -h} or {@code -c} hint that names no row or chain (or a
+ * provider without the sector API, key material too short for its chain),
  * {@link CorruptHeaderException} for an image too small for its header or a header whose payload
  * lies outside the image, {@code IOException} for the image itself. The image is only ever read.
  * The passphrase, pool, derived keys and volume keys are wiped after use or on {@link #close()}.
