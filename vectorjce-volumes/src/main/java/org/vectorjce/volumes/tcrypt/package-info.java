@@ -6,7 +6,7 @@
  * {@code src/Common/Volumes.c}; which KDFs and chains exist, and in what order they are tried, is
  * cryptsetup's {@code lib/tcrypt/tcrypt.c} table, one row per version. Every chain of that table
  * is read: AES, Twofish and Serpent (the provider's kernels) and their cascades in XTS and LRW;
- * Camellia and Kuznyechik (Bouncy Castle's engines under {@link org.vectorjce.volumes.internal.BlockCipherXts})
+ * Camellia and Kuznyechik (Bouncy Castle's engines under the module's {@code BlockCipherXts})
  * and their cascades in XTS; and TrueCrypt before 4.0, CBC with its sector IV and whitening
  * ({@code cbc-tcw}, the outer-CBC cascades {@code cbci-tcrypt}, the Blowfish chains
  * {@code cbc-tcrypt}; Blowfish, CAST5 and Triple DES from Bouncy Castle).
