@@ -14,8 +14,9 @@
 #      rows before all others, on 2 threads); then, ours only, an unhinted TrueCrypt open, which
 #      those VeraCrypt blocks delay, with and without --disable-veracrypt (cryptsetup's unhinted
 #      tcryptDump stops at the first Twofish chain here, see (a)).
-#  (c) payload read of a synthetic AES-Twofish XTS volume (TcryptPayloadBench in the module's
-#      test classes) beside AES-XTS then Twofish-XTS bare, one thread, one JVM.
+#  (c) payload read of synthetic AES-Twofish and AES-Twofish-Serpent (cryptsetup's twofish-aes and
+#      serpent-twofish-aes) XTS volumes (TcryptPayloadBench in the module's test classes) beside
+#      their ciphers' XTS bare in series, one thread, one JVM per chain.
 # Needs cryptsetup (cryptsetup-bin), the jar and the test classes:
 #   ./mvnw -B -q -pl vectorjce-volumes package -DskipTests && ./mvnw -B -q -pl vectorjce-volumes test-compile
 #
@@ -102,8 +103,10 @@ declare -A cs_median
   # Both sides on the same code in every round: the vector mode arithmetic (the default where it
   # runs) and the 16-way Twofish kernel's fused batch, which by default serves only after
   # VectorJce.warmUp() and here serves from the first call.
-  "$java" --add-modules jdk.incubator.vector -Dvectorjce.arithmetic=vector -Dvectorjce.twofish16.path=fused -cp "$jar:$tests" org.vectorjce.volumes.tcrypt.TcryptPayloadBench "$mib" "$rounds" 2>&1 \
-    | grep -v '^WARNING: Using incubator modules'
+  for chain in twofish-aes serpent-twofish-aes; do
+    "$java" --add-modules jdk.incubator.vector -Dvectorjce.arithmetic=vector -Dvectorjce.twofish16.path=fused -cp "$jar:$tests" org.vectorjce.volumes.tcrypt.TcryptPayloadBench "$mib" "$rounds" 1024 "$chain" 2>&1 \
+      | grep -v '^WARNING: Using incubator modules'
+  done
   echo "# load after: $(uptime | sed 's/.*load/load/')"
 } | tee "$out"
 echo "wrote bench/$out"

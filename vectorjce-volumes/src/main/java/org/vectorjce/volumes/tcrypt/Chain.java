@@ -2,7 +2,6 @@ package org.vectorjce.volumes.tcrypt;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One TrueCrypt/VeraCrypt cipher chain in one mode: a row of cryptsetup's {@code tcrypt_cipher[]}
@@ -46,9 +45,6 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
     /** One cipher of a chain: cryptsetup's {@code struct tcrypt_alg}. */
     record Part(String cipher, int keySize, int blockSize, int keyOffset, int ivOffset, int extraSize) {
     }
-
-    /** The ciphers the provider has; every other cipher of a chain is refused by name. */
-    static final Set<String> SUPPORTED = Set.of("aes", "twofish");
 
     static final List<Chain> ROWS = rows();
 
@@ -108,34 +104,46 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
         return hint == null || name.contains(hint);
     }
 
-    /** How many leading bytes of the derived header key this chain reads. */
+    /**
+     * How many leading bytes of key material (the derived header key, or the header's key area)
+     * this chain reads: its keys, and LRW's tweak key or CBC's IV seed and whitening.
+     */
     int keyBytesNeeded() {
         int n = 16; // LRW's tweak key, CBC's IV and whitening
         for (Part p : parts) {
             switch (mode) {
                 case XTS -> n = Math.max(n, Math.max(p.keyOffset + 32, p.ivOffset + 32));
                 case LRW -> n = Math.max(n, p.keyOffset + p.keySize - 16);
-                default -> n = Math.max(n, Math.max(p.keyOffset + p.keySize, p.ivOffset + p.blockSize));
+                default -> n = Math.max(n, Math.max(p.keyOffset + p.keySize,
+                        p.ivOffset + Math.max(p.blockSize, p.extraSize)));
             }
         }
         return n;
     }
 
-    /** The first cipher of the chain the provider lacks, or null. */
-    String unsupportedCipher() {
-        for (Part p : parts) {
-            if (!SUPPORTED.contains(p.cipher)) {
-                return p.cipher;
-            }
+    /**
+     * What is wrong with {@code material} as this chain's key material ({@code what}: which it
+     * is), or null: too short for {@link #keyBytesNeeded()} (a cascade reads up to 192 bytes).
+     */
+    String keyMaterialProblem(byte[] material, String what) {
+        int need = keyBytesNeeded();
+        if (material != null && material.length >= need) {
+            return null;
         }
-        return null;
+        return "Cipher chain " + this + " reads " + need + " bytes of " + what + "; "
+                + (material == null ? "none" : material.length) + " given";
     }
 
     /**
-     * Cipher {@code i}'s key from {@code area} in the layout the provider's mode takes (XTS: K1 ‖ K2;
+     * Cipher {@code i}'s key from {@code area} (at least {@link #keyBytesNeeded()} bytes, else
+     * {@code IllegalArgumentException} naming the chain and both lengths) in the layout the provider's mode takes (XTS: K1 ‖ K2;
      * LRW: key ‖ 16-byte tweak key; CBC: key ‖ IV seed ‖ whitening), as {@code TCRYPT_copy_key}.
      */
     byte[] partKey(int i, byte[] area) {
+        String problem = keyMaterialProblem(area, "key area");
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
         Part p = parts.get(i);
         byte[] k;
         switch (mode) {
@@ -159,14 +167,17 @@ record Chain(String name, Mode mode, List<Part> parts, int keySize) {
         return k;
     }
 
-    /** The volume key as cryptsetup dumps it: each cipher's {@link #partKey}, first cipher first. */
+    /**
+     * The volume key as cryptsetup dumps it ({@code TCRYPT_get_volume_key}): each cipher's
+     * {@link #partKey} at the sum of the key sizes before it, first cipher first, so that a CBC
+     * chain's IV seed and whitening (the last cipher's extra bytes) end the key.
+     */
     byte[] volumeKey(byte[] area) {
         byte[] vk = new byte[keySize];
         int at = 0;
         for (int i = 0; i < parts.size(); i++) {
             byte[] k = partKey(i, area);
-            int n = Math.min(k.length, parts.get(i).keySize);
-            System.arraycopy(k, 0, vk, at, n);
+            System.arraycopy(k, 0, vk, at, Math.min(k.length, vk.length - at));
             at += parts.get(i).keySize;
             java.util.Arrays.fill(k, (byte) 0);
         }

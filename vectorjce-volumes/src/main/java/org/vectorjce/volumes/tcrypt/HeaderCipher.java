@@ -6,31 +6,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import javax.crypto.Cipher;
 
-import org.bouncycastle.crypto.BlockCipher;
-import org.bouncycastle.crypto.engines.BlowfishEngine;
-import org.bouncycastle.crypto.engines.CAST5Engine;
-import org.bouncycastle.crypto.engines.CamelliaEngine;
-import org.bouncycastle.crypto.engines.DESedeEngine;
-import org.bouncycastle.crypto.engines.GOST3412_2015Engine;
-import org.bouncycastle.crypto.engines.SerpentEngine;
-import org.bouncycastle.crypto.params.KeyParameter;
 
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * Decrypts the 448 encrypted bytes of a TrueCrypt/VeraCrypt header with one {@link Chain}, as
  * {@code TCRYPT_decrypt_hdr} does: XTS as one data unit numbered 0, LRW from block index 1, the
  * pre-4.0 CBC modes with their whitening. The chain runs from its last cipher to its first.
  *
- * <p>This is 28 blocks per trial, so the modes are written here over single blocks; AES and
- * Twofish are those of the provider the volume was given (its ECB). The ciphers the provider lacks (Serpent, Camellia,
- * Kuznyechik, Blowfish, CAST5, 3DES) come from Bouncy Castle's engines <em>only here</em>: with them
- * the header of a volume that uses one opens, so the volume is refused naming its real chain rather
- * than by a guess from a failed trial. Their payload is never read. Every cipher keyed for a trial
- * is re-keyed with zeros when the trial ends, so no key schedule of a header key outlives it.
+ * <p>This is 28 blocks per trial, so the modes are written here over single blocks of an
+ * {@link Ecb}: AES, Twofish and Serpent of the provider the volume was given, the other ciphers
+ * Bouncy Castle's engines. Every cipher keyed for a trial is re-keyed with zeros when the trial
+ * ends, so no key schedule of a header key outlives it.
  */
 final class HeaderCipher {
     /** The provider a volume uses when its caller names none. */
@@ -40,140 +28,55 @@ final class HeaderCipher {
     private HeaderCipher() {
     }
 
-    /** One block cipher, encrypting or decrypting in place. */
-    private interface Block {
-        int size();
+    /** One block of an {@link Ecb}, in place. */
+    private record Block(Ecb ecb) {
+        int size() {
+            return ecb.blockSize();
+        }
 
-        void encrypt(byte[] b, int off) throws GeneralSecurityException;
+        void encrypt(byte[] b, int off) throws GeneralSecurityException {
+            ecb.encrypt(b, off, ecb.blockSize());
+        }
 
-        void decrypt(byte[] b, int off) throws GeneralSecurityException;
+        void decrypt(byte[] b, int off) throws GeneralSecurityException {
+            ecb.decrypt(b, off, ecb.blockSize());
+        }
 
-        /** Re-keys with zeros, overwriting the key schedule. */
-        void destroy();
+        void destroy() {
+            ecb.destroy();
+        }
     }
 
     /** A block cipher keyed with {@code key[off, off + len)}, added to {@code made} for {@link Block#destroy}. */
     private static Block block(Provider provider, String name, byte[] key, int off, int len, List<Block> made)
             throws GeneralSecurityException {
-        Block b = block(provider, name, key, off, len);
+        Block b = new Block(Ecb.of(provider, name, key, off, len));
         made.add(b);
         return b;
     }
 
-    private static Block block(Provider provider, String name, byte[] key, int off, int len)
-            throws GeneralSecurityException {
-        byte[] k = Arrays.copyOfRange(key, off, off + len);
-        try {
-            switch (name) {
-                case "aes", "twofish" -> {
-                    String alg = name.equals("aes") ? "AES" : "Twofish";
-                    RawKey sk = new RawKey(alg, k);
-                    Cipher e = Cipher.getInstance(alg + "/ECB/NoPadding", provider);
-                    Cipher d = Cipher.getInstance(alg + "/ECB/NoPadding", provider);
-                    try {
-                        e.init(Cipher.ENCRYPT_MODE, sk);
-                        d.init(Cipher.DECRYPT_MODE, sk);
-                    } finally {
-                        sk.destroy();
-                    }
-                    return new Block() {
-                        @Override public int size() { return 16; }
-                        @Override public void encrypt(byte[] b, int o) throws GeneralSecurityException {
-                            e.doFinal(b, o, 16, b, o);
-                        }
-                        @Override public void decrypt(byte[] b, int o) throws GeneralSecurityException {
-                            d.doFinal(b, o, 16, b, o);
-                        }
-                        @Override public void destroy() {
-                            RawKey zero = new RawKey(alg, new byte[len]);
-                            try {
-                                e.init(Cipher.ENCRYPT_MODE, zero);
-                                d.init(Cipher.DECRYPT_MODE, zero);
-                            } catch (GeneralSecurityException x) {
-                                // the schedule goes with the cipher
-                            }
-                        }
-                    };
-                }
-                default -> {
-                    boolean le = name.equals("blowfish_le");
-                    BlockCipher e = bc(name), d = bc(name);
-                    e.init(true, new KeyParameter(k));
-                    d.init(false, new KeyParameter(k));
-                    return new Block() {
-                        @Override public int size() { return e.getBlockSize(); }
-                        @Override public void encrypt(byte[] b, int o) { run(e, b, o, le); }
-                        @Override public void decrypt(byte[] b, int o) { run(d, b, o, le); }
-                        @Override public void destroy() {
-                            try {
-                                e.init(true, new KeyParameter(new byte[len]));
-                                d.init(false, new KeyParameter(new byte[len]));
-                            } catch (RuntimeException x) {
-                                // the schedule goes with the engine
-                            }
-                        }
-                    };
-                }
-            }
-        } finally {
-            Arrays.fill(k, (byte) 0);
-        }
-    }
-
     /**
-     * Loads and keys {@code provider}'s AES and Twofish once with a zero key (in a fresh JVM: class
-     * loading and the kernel choice), which the trials need next: the header search runs it on the
-     * caller's thread while the KDF runs on the others, when a core would otherwise wait.
+     * Loads and keys {@code provider}'s AES, Twofish and Serpent once with a zero key (in a fresh
+     * JVM: class loading and the kernel choice), which the trials need next: the header search runs
+     * it on the caller's thread while the KDF runs on the others, when a core would otherwise wait.
      */
     static void prepare(Provider provider) {
         try {
             List<Block> made = new ArrayList<>();
             byte[] zero = new byte[32];
-            block(provider, "aes", zero, 0, 32, made).decrypt(new byte[16], 0);
-            block(provider, "twofish", zero, 0, 32, made).decrypt(new byte[16], 0);
+            for (String c : List.of("aes", "twofish", "serpent")) {
+                block(provider, c, zero, 0, 32, made).decrypt(new byte[16], 0);
+            }
             made.forEach(Block::destroy);
         } catch (GeneralSecurityException e) {
             // the trials will report it
         }
     }
 
-    private static BlockCipher bc(String name) throws GeneralSecurityException {
-        return switch (name) {
-            case "serpent" -> new SerpentEngine();
-            case "camellia" -> new CamelliaEngine();
-            case "kuznyechik" -> new GOST3412_2015Engine();
-            case "blowfish_le" -> new BlowfishEngine();
-            case "cast5" -> new CAST5Engine();
-            case "des3_ede" -> new DESedeEngine();
-            default -> throw new GeneralSecurityException("no cipher " + name);
-        };
-    }
-
-    /** TrueCrypt's Blowfish reads its two 32-bit halves little-endian: swap them around the engine's. */
-    private static void run(BlockCipher c, byte[] b, int o, boolean le) {
-        if (le) {
-            swab(b, o);
-            swab(b, o + 4);
-        }
-        c.processBlock(b, o, b, o);
-        if (le) {
-            swab(b, o);
-            swab(b, o + 4);
-        }
-    }
-
-    private static void swab(byte[] b, int o) {
-        byte t = b[o];
-        b[o] = b[o + 3];
-        b[o + 3] = t;
-        t = b[o + 1];
-        b[o + 1] = b[o + 2];
-        b[o + 2] = t;
-    }
-
     /**
      * Decrypts {@code buf} ({@link #LEN} bytes) in place with {@code chain} keyed from the header
-     * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes).
+     * key {@code key} (at least {@link Chain#keyBytesNeeded()} bytes, else
+     * {@link java.security.InvalidKeyException} naming the chain and both lengths).
      */
     static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf) throws GeneralSecurityException {
         decrypt(provider, chain, key, buf, LEN);
@@ -187,6 +90,13 @@ final class HeaderCipher {
      */
     static void decrypt(Provider provider, Chain chain, byte[] key, byte[] buf, int len)
             throws GeneralSecurityException {
+        String problem = chain.keyMaterialProblem(key, "header key");
+        if (problem != null) {
+            throw new java.security.InvalidKeyException(problem);
+        }
+        if (len < 0 || len % 16 != 0 || len > buf.length) {
+            throw new IllegalArgumentException(len + " bytes of a " + buf.length + "-byte header: whole 16-byte blocks");
+        }
         List<Block> made = new ArrayList<>();
         try {
             decrypt(provider, chain, key, buf, len, made);

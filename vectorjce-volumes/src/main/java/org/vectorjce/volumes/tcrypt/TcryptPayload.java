@@ -10,6 +10,7 @@ import java.util.Arrays;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.BlockCipherXts;
 import org.vectorjce.volumes.internal.SectorPayload;
 
 /**
@@ -17,8 +18,10 @@ import org.vectorjce.volumes.internal.SectorPayload;
  * of the image in 512-byte data units, decrypted by the chain's ciphers from the last to the first
  * (the order dm-crypt's stacked devices take when cryptsetup maps a cascade). Each cipher is the
  * provider's sector API ({@link SectorCipher}, no {@code Cipher.init} per run):
- * {@code aes|twofish-xts-plain64} (data unit {@code ivOffset + i}, as {@code TCRYPT_get_iv_offset}
- * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x.
+ * {@code aes|twofish|serpent-xts-plain64} (data unit {@code ivOffset + i}, as {@code TCRYPT_get_iv_offset}
+ * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x; Camellia and Kuznyechik are Bouncy Castle's
+ * engines under {@link BlockCipherXts} (one block per engine call, so those chains read slower).
+ * TrueCrypt before 4.0 is CBC with its sector IV and whitening ({@link LegacyCbc}).
  * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
  * goes through each cipher whole before the next. Writes and truncation throw
  * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
@@ -29,7 +32,15 @@ final class TcryptPayload extends SectorPayload {
 
     private final SeekableByteChannel image;
     private final long offset, ivOffset;
-    private final SectorCipher[] ciphers;   // the chain's order: decrypted from the last
+    private final Layer[] layers;   // the chain's order: decrypted from the last (cbci-tcrypt: one for the chain)
+
+    /** One stage of the chain over runs of whole data units, in place. */
+    interface Layer {
+        void decrypt(long unit, byte[] b, int off, int len) throws GeneralSecurityException;
+
+        /** Wipes the keys and schedules. */
+        void close();
+    }
 
     TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
             java.security.Provider provider) throws UnsupportedVolumeException {
@@ -37,41 +48,99 @@ final class TcryptPayload extends SectorPayload {
         this.image = image;
         this.offset = offset;
         this.ivOffset = ivOffset;
-        String mode = switch (chain.mode()) {
-            case XTS -> "XTS";
-            case LRW -> "LRW";
-            default -> throw new UnsupportedVolumeException("Cipher mode " + chain.mode().cryptsetupName
-                    + " has no payload reader");
-        };
-        String ivGenerator = chain.mode() == Chain.Mode.XTS ? "plain64" : "benbi";
-        if (!(provider instanceof VectorJceProvider vp)) {
-            throw new UnsupportedVolumeException(chain + ": the provider " + provider.getName() + " has no sector API");
+        String problem = chain.keyMaterialProblem(keyArea, "key area");
+        if (problem != null) {
+            throw new UnsupportedVolumeException(problem);
         }
         int n = chain.parts().size();
-        ciphers = new SectorCipher[n];
+        layers = new Layer[chain.mode().legacy() ? (chain.mode() == Chain.Mode.CBCI_TCRYPT ? 1 : n) : n];
         try {
-            for (int i = 0; i < n; i++) {
-                String alg = chain.parts().get(i).cipher().equals("aes") ? "aes" : "twofish";
-                byte[] k = chain.partKey(i, keyArea);
-                try {
-                    ciphers[i] = SectorCipher.of(alg + "-" + mode.toLowerCase(java.util.Locale.ROOT) + "-" + ivGenerator,
-                            k, UNIT, false, vp);
-                } finally {
-                    Arrays.fill(k, (byte) 0);
+            if (chain.mode().legacy()) {
+                LegacyCbc.layers(provider, chain, keyArea).toArray(layers);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    layers[i] = layer(chain, i, keyArea, provider);
                 }
             }
         } catch (GeneralSecurityException e) {
             wipe();
             throw new UnsupportedVolumeException(chain + ": the provider refused its key or data units: "
                     + e.getMessage());
+        } catch (UnsupportedVolumeException e) {
+            wipe();
+            throw e;
+        }
+    }
+
+    /** Cipher {@code i} of the chain as a layer. */
+    private static Layer layer(Chain chain, int i, byte[] keyArea, java.security.Provider provider)
+            throws GeneralSecurityException, UnsupportedVolumeException {
+        String cipher = chain.parts().get(i).cipher();
+        String mode = switch (chain.mode()) {
+            case XTS -> "xts-plain64";
+            case LRW -> "lrw-benbi";
+            default -> throw new UnsupportedVolumeException("Cipher mode " + chain.mode().cryptsetupName
+                    + " has no payload reader");
+        };
+        if (!Ecb.PROVIDER.contains(cipher)) {
+            if (chain.mode() != Chain.Mode.XTS || !Ecb.ALL.contains(cipher)) {
+                throw new UnsupportedVolumeException(chain + ": no payload reader for " + cipher);
+            }
+            byte[] k = chain.partKey(i, keyArea);
+            try {
+                BlockCipherXts x = BlockCipherXts.of(() -> bcEngine(cipher), k, UNIT);
+                return new Layer() {
+                    @Override
+                    public void decrypt(long unit, byte[] b, int off, int len) {
+                        x.decrypt(unit, b, off, len);
+                    }
+
+                    @Override
+                    public void close() {
+                        x.close();
+                    }
+                };
+            } catch (IllegalArgumentException e) {
+                throw new GeneralSecurityException(e.getMessage(), e);
+            } finally {
+                Arrays.fill(k, (byte) 0);
+            }
+        }
+        if (!(provider instanceof VectorJceProvider vp)) {
+            throw new UnsupportedVolumeException(chain + ": the provider " + provider.getName() + " has no sector API");
+        }
+        byte[] k = chain.partKey(i, keyArea);
+        try {
+            SectorCipher c = SectorCipher.of(cipher + "-" + mode, k, UNIT, false, vp);
+            return new Layer() {
+                @Override
+                public void decrypt(long unit, byte[] b, int off, int len) {
+                    c.decrypt(unit, b, off, len);
+                }
+
+                @Override
+                public void close() {
+                    c.close(); // wipes the key schedules
+                }
+            };
+        } finally {
+            Arrays.fill(k, (byte) 0);
+        }
+    }
+
+    private static org.bouncycastle.crypto.BlockCipher bcEngine(String cipher) {
+        try {
+            return Ecb.engine(cipher);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 
     /** Decrypts {@code len} bytes (whole data units from {@code unit}) in place: the chain's last cipher first. */
     @Override
     protected void decrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
-        for (int i = ciphers.length - 1; i >= 0; i--) {
-            ciphers[i].decrypt(ivOffset + unit, b, off, len);
+        for (int i = layers.length - 1; i >= 0; i--) {
+            layers[i].decrypt(ivOffset + unit, b, off, len);
         }
     }
 
@@ -82,9 +151,9 @@ final class TcryptPayload extends SectorPayload {
 
     @Override
     protected void wipe() {
-        for (SectorCipher c : ciphers) {
-            if (c != null) {
-                c.close(); // wipes the key schedules
+        for (Layer l : layers) {
+            if (l != null) {
+                l.close();
             }
         }
     }

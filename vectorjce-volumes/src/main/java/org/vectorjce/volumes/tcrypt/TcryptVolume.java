@@ -44,15 +44,18 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * cores ({@link HeaderSearch}): on the caller's thread and helper threads started for
  * {@link Builder#open()} and ended before it returns, or on the caller's
  * {@link Builder#executor(Executor) executor}. Nothing else runs in the background. The passphrase and the keyfiles make the password as TrueCrypt
- * does ({@link KeyfilePool}). The payload is decrypted by the provider (the one given to
- * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own): AES, Twofish and their
- * cascades, in XTS or (TrueCrypt 4.x) LRW. Every other chain is refused naming its cipher, and
- * pre-4.0 TrueCrypt volumes (CBC) are refused as such, once their header has opened: the header
- * tells which chain the volume uses, so nothing is guessed.
+ * does ({@link KeyfilePool}). Every chain of cryptsetup's table is read: AES, Twofish, Serpent and
+ * their cascades, in XTS or (TrueCrypt 4.x) LRW, on the provider's kernels (the one given to
+ * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own); VeraCrypt's
+ * Camellia and Kuznyechik and their cascades with Bouncy Castle's engines under an XTS of this
+ * module's; and TrueCrypt before 4.0, CBC with its sector IV and whitening ({@link LegacyCbc}:
+ * AES, Twofish, Serpent, their outer-CBC cascades, Blowfish, CAST5, Triple DES and the Blowfish
+ * cascades).
  *
  * <p>Errors: {@link WrongPassphraseException} when nothing opens ("no header opened with the
  * password, keyfiles and PIM given"; a wrong password, PIM, hint or keyfile cannot be told apart),
- * {@link UnsupportedVolumeException} for a chain or mode the provider does not have,
+ * {@link UnsupportedVolumeException} for a {@code -h} or {@code -c} hint that names no row or chain (or a
+ * provider without the sector API, key material too short for its chain),
  * {@link CorruptHeaderException} for an image too small for its header or a header whose payload
  * lies outside the image, {@code IOException} for the image itself. The image is only ever read.
  * The passphrase, pool, derived keys and volume keys are wiped after use or on {@link #close()}.
@@ -303,7 +306,7 @@ public final class TcryptVolume implements Closeable {
         }
 
         /**
-         * The JCA provider of the AES and Twofish ciphers, for the header trials and the payload
+         * The JCA provider of the AES, Twofish and Serpent ciphers, for the header trials and the payload
          * (default: a {@code VectorJceProvider} of the volumes module's own, in its default
          * configuration); a configured {@code VectorJceProvider} is the usual choice.
          */
@@ -358,7 +361,8 @@ public final class TcryptVolume implements Closeable {
             }
             List<Chain> chains = Chain.ROWS.stream().filter(c -> c.matches(cipher)).toList();
             if (chains.isEmpty()) {
-                throw new UnsupportedVolumeException("--cipher " + cipher + " names no TrueCrypt/VeraCrypt cipher chain");
+                throw new UnsupportedVolumeException("--cipher " + cipher + " names no TrueCrypt/VeraCrypt cipher chain ("
+                        + Chain.ROWS.stream().map(Chain::name).distinct().collect(Collectors.joining(", ")) + ")");
             }
             int max = veracrypt && passphrase.length > KeyfilePool.TC_POOL ? KeyfilePool.VC_POOL : KeyfilePool.TC_POOL;
             if (passphrase.length > max) {
@@ -423,17 +427,6 @@ public final class TcryptVolume implements Closeable {
             TcryptHeader h = m.header();
             try {
                 Chain c = m.chain();
-                String bad = c.unsupportedCipher();
-                if (c.mode().legacy()) {
-                    throw new UnsupportedVolumeException("The header opened with cipher chain " + c
-                            + ": a TrueCrypt volume from before version 4.0 (CBC with whitening, cryptsetup's \"TCRYPT"
-                            + " legacy mode\"), which this library does not read"
-                            + (bad != null ? "; its chain also uses " + cipherName(bad) + ", which VectorJCE lacks" : ""));
-                }
-                if (bad != null) {
-                    throw new UnsupportedVolumeException("The header opened with cipher chain " + c + ": "
-                            + cipherName(bad) + " is not supported (VectorJCE has AES and Twofish)");
-                }
                 if (h.sectorSize < 512 || h.sectorSize > 4096 || Integer.bitCount(h.sectorSize) != 1) {
                     throw new CorruptHeaderException("Sector size " + Integer.toUnsignedString(h.sectorSize)
                             + " in the " + kind + " header: not a power of two from 512 to 4096");
@@ -465,7 +458,9 @@ public final class TcryptVolume implements Closeable {
                 if (size == 0 && !hidden) {
                     size = isize - offset; // TrueCrypt 4 headers leave the size 0: the rest of the image
                 }
-                iv = !xts ? 0 : system ? h.dataOffset / 512 : offset / 512;
+                // TCRYPT_get_iv_offset: XTS counts from the data's start, LRW from 0, the CBC of
+                // TrueCrypt before 4.0 from the header's data offset (the sectors of the image)
+                iv = c.mode().legacy() ? h.dataOffset / 512 : !xts ? 0 : system ? h.dataOffset / 512 : offset / 512;
                 if (offset % 512 != 0 || size % 512 != 0 || size <= 0) {
                     throw new CorruptHeaderException("The " + kind + " header's payload (offset " + offset + ", "
                             + size + " bytes) is not a whole number of 512-byte sectors");
@@ -484,18 +479,6 @@ public final class TcryptVolume implements Closeable {
             } finally {
                 h.wipe(); // the volume holds its own copy of the key area
             }
-        }
-
-        private static String cipherName(String c) {
-            return switch (c) {
-                case "serpent" -> "Serpent";
-                case "camellia" -> "Camellia";
-                case "kuznyechik" -> "Kuznyechik";
-                case "blowfish_le" -> "Blowfish";
-                case "cast5" -> "CAST5";
-                case "des3_ede" -> "Triple DES";
-                default -> c;
-            };
         }
 
         private static boolean allZero(byte[] b) {

@@ -101,6 +101,54 @@ class TcryptBadInputTest {
                 .contains("xxx"));
     }
 
+    /**
+     * A {@code -c} hint that matches no chain: refused before any key is derived, naming the hint
+     * and the chains there are; the command exits 1 with that one line.
+     */
+    @Test
+    void unknownChainNameIsRefusedByName() throws Exception {
+        Path tc = dir.resolve("tc_5-sha512-xts-aes");
+        String m = refused(UnsupportedVolumeException.class, tc,
+                () -> at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).cipher("rijndael").open()).getMessage();
+        assertTrue(m.contains("--cipher rijndael names no TrueCrypt/VeraCrypt cipher chain")
+                && m.contains("serpent-twofish-aes") && m.contains("kuznyechik"), m);
+        Result r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "-c", "rijndael", tc.toString());
+        assertEquals(1, r.rc());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().contains("rijndael") && !r.err().contains("Exception"), r.err());
+    }
+
+    /**
+     * Key material too short for a cascade (a three-cipher XTS chain reads 192 bytes): the header
+     * trial throws {@code InvalidKeyException}, the key layout {@code IllegalArgumentException} and the
+     * payload {@link UnsupportedVolumeException}, each naming the chain and both lengths — never an
+     * index out of bounds. The volume's own key material is always long enough (192 derived bytes,
+     * a 256-byte key area); this is the guard for the code that takes it apart.
+     */
+    @Test
+    void shortKeyMaterialForACascadeIsRefused() throws Exception {
+        for (Chain c : Chain.ROWS) {
+            byte[] shortKey = new byte[c.keyBytesNeeded() - 1];
+            java.security.InvalidKeyException e = assertThrows(java.security.InvalidKeyException.class,
+                    () -> HeaderCipher.decrypt(HeaderCipher.DEFAULT_PROVIDER, c, shortKey, new byte[HeaderCipher.LEN]));
+            assertTrue(e.getMessage().contains(c.toString()) && e.getMessage().contains(c.keyBytesNeeded() + " bytes")
+                    && e.getMessage().contains(shortKey.length + " given"), e.getMessage());
+            for (int i = 0; i < c.parts().size(); i++) {
+                int part = i;
+                assertThrows(IllegalArgumentException.class, () -> c.partKey(part, shortKey));
+            }
+            assertThrows(IllegalArgumentException.class, () -> c.volumeKey(shortKey));
+            UnsupportedVolumeException u = assertThrows(UnsupportedVolumeException.class,
+                    () -> new TcryptPayload(null, c, shortKey, 0, 512, 0, HeaderCipher.DEFAULT_PROVIDER));
+            assertTrue(u.getMessage().contains("key area") && u.getMessage().contains(c.toString()), u.getMessage());
+        }
+        Chain sta = Chain.ROWS.stream().filter(c -> c.name().equals("serpent-twofish-aes") && c.mode() == Chain.Mode.XTS)
+                .findFirst().orElseThrow();
+        assertEquals(192, sta.keyBytesNeeded());
+        // the full key area and header key still work
+        HeaderCipher.decrypt(HeaderCipher.DEFAULT_PROVIDER, sta, new byte[192], new byte[HeaderCipher.LEN]);
+    }
+
     @Test
     void truncatedAndZeroedImages() throws Exception {
         byte[] img = Files.readAllBytes(dir.resolve("tc_5-sha512-xts-aes"));
@@ -148,10 +196,11 @@ class TcryptBadInputTest {
                 assertEquals("DEAD-BABE", org.vectorjce.volumes.TestImages.fatSerial(first(v.payload())));
             }
         }
-        UnsupportedVolumeException e = refused(UnsupportedVolumeException.class,
-                dir.resolve("vc_1-sha512-xts-kuznyechik-camellia"),
-                () -> at("vc_1-sha512-xts-kuznyechik-camellia", TcryptImages.PASSWORD).open());
-        assertTrue(e.getMessage().contains("Kuznyechik"), e.getMessage());
+        // no hint: every row and chain, up to Bouncy Castle's Kuznyechik and Camellia
+        try (TcryptVolume v = at("vc_1-sha512-xts-kuznyechik-camellia", TcryptImages.PASSWORD).open()) {
+            assertEquals("kuznyechik-camellia", v.info().chain());
+            assertEquals("DEAD-BABE", org.vectorjce.volumes.TestImages.fatSerial(first(v.payload())));
+        }
         // every TrueCrypt row and chain tried (VeraCrypt's off, as --disable-veracrypt), none opens
         assertEquals(WRONG, refused(WrongPassphraseException.class, dir.resolve("tc_4-sha512-xts-twofish"),
                 () -> at("tc_4-sha512-xts-twofish", "wrong").veracrypt(false).open()).getMessage());
@@ -308,8 +357,8 @@ class TcryptBadInputTest {
         assertEquals(1, r.rc(), "no terminal, no -q: refused");
         r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", dir.resolve("vc_1-sha512-xts-camellia").toString(),
                 "-h", "sha512", "-c", "camellia");
-        assertEquals(1, r.rc());
-        assertTrue(r.err().contains("Camellia") && r.err().lines().count() == 1, r.err());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("camellia"), r.out());
         Path out = tmp.resolve("plain.img");
         r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", "--hash=sha512", img, out.toString());
         assertEquals(0, r.rc(), r.err());

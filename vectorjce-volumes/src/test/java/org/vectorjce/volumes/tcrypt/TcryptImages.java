@@ -126,9 +126,47 @@ final class TcryptImages {
             return ciphers.get(0);
         }
 
-        /** Whether every cipher is AES or Twofish and the mode is not pre-4.0 CBC: it must open. */
+        /** Whether the library reads this image's payload: it must open, or the test fails. */
         boolean supported() {
-            return !mode.equals("cbc") && Set.of("aes", "twofish").containsAll(ciphers);
+            return Set.of("aes", "twofish", "serpent", "camellia", "kuznyechik", "blowfish", "cast5", "des3_ede")
+                    .containsAll(ciphers);
+        }
+
+        /**
+         * cryptsetup's name of the chain: most images list VeraCrypt's order (the reverse of the
+         * encryption order, {@code aes-twofish} is cryptsetup's {@code twofish-aes}), the Camellia
+         * and Kuznyechik cascades cryptsetup's own, which is the name when the reverse is no row.
+         */
+        String chainName() {
+            List<String> c = ciphers.stream().map(x -> x.equals("blowfish") ? "blowfish_le" : x).toList();
+            List<String> rev = new ArrayList<>(c);
+            java.util.Collections.reverse(rev);
+            String r = String.join("-", rev);
+            boolean row = Chain.ROWS.stream().anyMatch(x -> x.name().equals(r) && x.mode().cryptsetupName.startsWith(mode));
+            return row ? r : String.join("-", c);
+        }
+
+        /**
+         * Whether cryptsetup's tarball wiped this image's payload to zeros ("some blocks were wiped
+         * to compress it better", its README): the TrueCrypt 1-2 images whose chain the kernel
+         * cannot map — the Blowfish ones and the CBC cascades — keep their headers only, so their
+         * file system cannot be checked.
+         */
+        boolean payloadWiped() {
+            return mode.equals("cbc") && (ciphers.size() > 1 || ciphers.contains("blowfish"));
+        }
+
+        /**
+         * cryptsetup's mode: XTS, LRW, or for TrueCrypt before 4.0 CBC with whitening (one
+         * cipher), each cipher its own CBC (the Blowfish cascades) or one CBC around the chain.
+         */
+        String modeName() {
+            return switch (mode) {
+                case "xts" -> "xts-plain64";
+                case "lrw" -> "lrw-benbi";
+                default -> ciphers.size() == 1 && !ciphers.contains("blowfish") ? "cbc-tcw"
+                        : ciphers.contains("blowfish") ? "cbc-tcrypt" : "cbci-tcrypt";
+            };
         }
     }
 

@@ -90,8 +90,18 @@ final class TcryptSynthetic {
     static void encrypt(Chain chain, byte[] area, byte[] b, int off, int len, Long unit)
             throws GeneralSecurityException {
         for (int i = 0; i < chain.parts().size(); i++) {
-            String alg = chain.parts().get(i).cipher().equals("aes") ? "AES" : "Twofish";
+            String cipher = chain.parts().get(i).cipher();
             byte[] k = chain.partKey(i, area);
+            if (!Ecb.PROVIDER.contains(cipher)) {
+                // Camellia, Kuznyechik: Bouncy Castle's engine under the module's XTS
+                try (var x = org.vectorjce.volumes.internal.BlockCipherXts.of(() -> engine(cipher), k,
+                        unit == null ? len : 512)) {
+                    x.encrypt(unit == null ? 0 : unit, b, off, len);
+                }
+                Arrays.fill(k, (byte) 0);
+                continue;
+            }
+            String alg = Ecb.jcaName(cipher);
             Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
             if (unit == null) {
                 c.init(Cipher.ENCRYPT_MODE, new RawKey(alg, k), new IvParameterSpec(new byte[16]));
@@ -100,6 +110,14 @@ final class TcryptSynthetic {
             }
             c.doFinal(b, off, len, b, off);
             Arrays.fill(k, (byte) 0);
+        }
+    }
+
+    static org.bouncycastle.crypto.BlockCipher engine(String cipher) {
+        try {
+            return Ecb.engine(cipher);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException(e);
         }
     }
 
