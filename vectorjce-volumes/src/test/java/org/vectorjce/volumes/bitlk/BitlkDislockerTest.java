@@ -28,15 +28,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.volumes.TestImages;
 
 /**
- * dislocker as a second, independent oracle (Debian's {@code dislocker} 0.7, which {@code .ci/run}
- * installs; skipped, naming the tool, where it is absent): for every image of cryptsetup's
- * {@code bitlk-images.tar.xz} whose data we map, {@code dislocker-file -V IMAGE -u PASSWORD -- OUT}
- * (or {@code -p} with the recovery password, {@code -f} with the {@code .BEK} file, {@code -c} for
- * the clear key, as {@code images.conf} lists them) writes the decrypted volume, and it equals our
- * {@link BitlkVolume#payload()} byte for byte. Where dislocker itself fails on an image (0.7.2
- * crashes on the Unicode password), that image is skipped with dislocker's exit status: it is
- * checked against {@code images.conf} and cryptsetup by the other tests. Two dislocker processes
- * run at a time.
+ * dislocker as a second, independent oracle for the data (Debian's {@code dislocker} 0.7, which
+ * {@code .ci/run} installs; skipped, naming the tool, where it is absent): for every image of
+ * cryptsetup's {@code bitlk-images.tar.xz} whose data we map, {@code dislocker-file -V IMAGE -k
+ * FVEK -- OUT} writes the decrypted volume, and it equals our {@link BitlkVolume#payload()} byte
+ * for byte. The FVEK file is dislocker's (its {@code build_fvek_from_file}): the two-byte
+ * encryption method and the 64-byte key as its {@code init_keys} takes it, here from the volume
+ * key our unlock gives (which {@link BitlkCryptsetupTest} checks against cryptsetup's), so
+ * dislocker's own 2^20-round stretch, slow without SHA extensions, is not run once per image.
+ * Where dislocker itself fails on an image, that image is skipped with dislocker's exit status.
+ * Two dislocker processes run at a time.
  */
 class BitlkDislockerTest {
     @TempDir
@@ -77,44 +78,80 @@ class BitlkDislockerTest {
     }
 
     private static Result dislocker(String name, Map<String, String> c) throws Exception {
+        byte[] key = volumeKey(name, c);
+        BitlkInfo info = BitlkVolume.info(BitlkImages.images().get(name).channel(), name);
         Path img = BitlkImages.images().get(name).write(dir);
+        Path fvek = dir.resolve(name + ".fvek");
+        Files.write(fvek, fvekFile(info, key));
+        Arrays.fill(key, (byte) 0);
         Path out = dir.resolve(name + ".plain");
-        List<String> cmd = new ArrayList<>(List.of("dislocker-file", "-V", img.toString()));
-        if (!c.getOrDefault("PW", "").isEmpty()) {
-            cmd.add("-u" + c.get("PW"));
-        } else if (!c.getOrDefault("RP", "").isEmpty()) {
-            cmd.add("-p" + c.get("RP"));
-        } else if (!c.getOrDefault("SK_VMK_GUID", "").isEmpty()) {
-            Path bek = dir.resolve(name + ".BEK");
-            Files.write(bek, BitlkImages.files().get(c.get("SK_VMK_GUID").toUpperCase(Locale.ROOT) + ".BEK"));
-            cmd.add("-f");
-            cmd.add(bek.toString());
-        } else {
-            cmd.add("-c");
-        }
-        cmd.add("--");
-        cmd.add(out.toString());
-        TestImages.Run r = TestImages.run(null, cmd.toArray(String[]::new));
+        TestImages.Run r = TestImages.run(null, "dislocker-file", "-V", img.toString(), "-k", fvek.toString(), "--",
+                out.toString());
         Files.delete(img);
+        Files.delete(fvek);
         String log = (r.out() + r.err()).strip();
         return new Result(r.rc(), out, log.substring(log.lastIndexOf('\n') + 1));
+    }
+
+    /**
+     * dislocker's FVEK file: the FVE encryption method, little-endian (0x8000/0x8001 AES-128/256-CBC
+     * with the Elephant diffuser, 0x8002/0x8003 AES-128/256-CBC, 0x8004/0x8005 AES-128/256-XTS),
+     * then 64 key bytes: the key, zero-padded; for Elephant the CBC key at 0 and the sector key at
+     * 32, each zero-padded.
+     */
+    static byte[] fvekFile(BitlkInfo info, byte[] key) {
+        int method;
+        byte[] k = new byte[64];
+        switch (info.mode()) {
+            case "xts-plain64" -> {
+                method = key.length == 32 ? 0x8004 : 0x8005;
+                System.arraycopy(key, 0, k, 0, key.length);
+            }
+            case "cbc-eboiv" -> {
+                method = key.length == 16 ? 0x8002 : 0x8003;
+                System.arraycopy(key, 0, k, 0, key.length);
+            }
+            case "cbc-elephant" -> {
+                method = key.length == 32 ? 0x8000 : 0x8001;
+                System.arraycopy(key, 0, k, 0, key.length / 2);
+                System.arraycopy(key, key.length / 2, k, 32, key.length / 2);
+            }
+            default -> throw new AssertionError(info.mode());
+        }
+        byte[] f = new byte[66];
+        f[0] = (byte) method;
+        f[1] = (byte) (method >>> 8);
+        System.arraycopy(k, 0, f, 2, 64);
+        Arrays.fill(k, (byte) 0);
+        return f;
+    }
+
+    /** The volume key: BitlkImagesTest's, when it ran first in this JVM, else unlocked here. */
+    private static byte[] volumeKey(String name, Map<String, String> c) throws Exception {
+        byte[] key = BitlkImagesTest.KEYS.get(name);
+        if (key != null) {
+            return key.clone();
+        }
+        BitlkVolume.Builder b = BitlkVolume.of(BitlkImages.images().get(name).channel());
+        if (!c.getOrDefault("PW", "").isEmpty()) {
+            b.passphrase(c.get("PW").toCharArray());
+        } else if (!c.getOrDefault("RP", "").isEmpty()) {
+            b.passphrase(c.get("RP").toCharArray());
+        } else if (!c.getOrDefault("SK_VMK_GUID", "").isEmpty()) {
+            b.startupKey(BitlkImages.files().get(c.get("SK_VMK_GUID").toUpperCase(Locale.ROOT) + ".BEK"));
+        }
+        try (BitlkVolume v = b.open()) {
+            return v.volumeKey();
+        }
     }
 
     private static void compare(String name, Map<String, String> c, Result r) throws Exception {
         try {
             assumeTrue(r.rc() == 0 && Files.exists(r.out()), () -> "dislocker-file fails on " + name + " (exit "
                     + r.rc() + "): " + r.log());
-            BitlkVolume.Builder b = BitlkVolume.of(BitlkImages.images().get(name).channel());
-            byte[] key = BitlkImagesTest.KEYS.get(name);
-            if (key != null) {
-                b.volumeKey(key);
-            } else if (!c.getOrDefault("PW", "").isEmpty()) {
-                b.passphrase(c.get("PW").toCharArray());
-            } else if (!c.getOrDefault("RP", "").isEmpty()) {
-                b.passphrase(c.get("RP").toCharArray());
-            } else if (!c.getOrDefault("SK_VMK_GUID", "").isEmpty()) {
-                b.startupKey(BitlkImages.files().get(c.get("SK_VMK_GUID").toUpperCase(Locale.ROOT) + ".BEK"));
-            }
+            byte[] key = volumeKey(name, c);
+            BitlkVolume.Builder b = BitlkVolume.of(BitlkImages.images().get(name).channel()).volumeKey(key);
+            Arrays.fill(key, (byte) 0);
             try (BitlkVolume v = b.open(); InputStream theirs = Files.newInputStream(r.out())) {
                 SeekableByteChannel ours = v.payload();
                 assertEquals(ours.size(), Files.size(r.out()), name + ": size of dislocker's output");
