@@ -13,11 +13,10 @@ import java.util.Arrays;
  * the key that opens the VMK.
  *
  * <p>Why the JDK's {@code MessageDigest}, and no SHA-256 of our own: HotSpot compiles SHA-256's
- * compression to the CPU's SHA extensions (or its AVX2 code), and on the 2-core AMD EPYC this was
- * measured on (JDK 25, 2^20 rounds, warm) a digest of the 88-byte record per round took 0.18 s
- * against 1.03 s for a scalar Java compression run directly on the record's words, which saves
- * the digest's buffering and padding but loses the instructions. One record buffer, hashed in
- * place ({@code digest(buf, 0, 32)}), so a round allocates nothing.
+ * compression to the CPU's SHA extensions (or its AVX2 code), which a scalar Java compression on
+ * the record's words cannot use; that saves the digest's buffering and padding but was several
+ * times slower (the figures are in {@code vectorjce-volumes/README.md}, BitLocker). One record
+ * buffer, hashed in place ({@code digest(buf, 0, 32)}), so a round allocates nothing.
  */
 final class Stretch {
     /** Rounds of a BitLocker stretch ({@code BITLK_KDF_ITERATION_COUNT}). */

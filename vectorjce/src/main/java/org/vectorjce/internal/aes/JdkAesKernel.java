@@ -270,11 +270,10 @@ public final class JdkAesKernel extends BlockKernel {
      * multi-block AES intrinsics (CBC decryption, CTR) only where C2 has compiled the SunJCE
      * methods a call goes through ({@code CipherCore.update}, {@code CipherBlockChaining.decrypt}),
      * and those have no loop, so the JIT compiles them after thousands of calls, whatever their
-     * length. Measured in a fresh JVM reading a 100 MiB BitLocker AES-XTS image in 4 MiB reads: in
-     * 64 KiB pieces the first 80 MiB ran at about 210 MB/s (SunJCE's one-block intrinsic), then
-     * 1 GB/s; in 1 KiB pieces for the first 16,384 calls, 1 GB/s from the 17th MiB. Counted per
-     * kernel, so the choice depends only on what this key has processed, never on time or on
-     * other callers.
+     * length: in 64 KiB pieces a fresh JVM runs tens of MiB on SunJCE's one-block intrinsic
+     * first, in 1 KiB pieces a few MiB (the figures: {@code docs/performance.md}, "The mode
+     * arithmetic from the first call"). Counted per kernel, so the choice depends only on what
+     * this key has processed, never on time or on other callers.
      */
     static final int RAMP_PIECE = 1024;
 

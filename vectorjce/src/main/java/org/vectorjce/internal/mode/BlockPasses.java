@@ -276,10 +276,9 @@ public class BlockPasses {
     /**
      * The arithmetic a mode gets under {@code setting}. {@code auto} takes the vector arithmetic
      * only where it runs 512 bits wide. Where the preferred vectors are 256 bits every cipher
-     * kernel is far slower than the passes, and measured there side by side, once compiled, per
-     * sector XTS ran as fast on the scalar passes and 1 MiB calls at most about 10 % slower
-     * ({@code bench/results/*-arithmetic-*-avx2.txt}). Until C2 compiles the vector passes they run
-     * interpreted, which made a fresh JVM's first 100 MiB of AES-XTS take 2.2 s instead of 1.1 s.
+     * kernel is far slower than either pass, so once compiled the vector passes gain little, and
+     * until C2 compiles them they run interpreted, which slows a fresh JVM's first calls (the
+     * measurements: {@code docs/performance.md}, "The mode arithmetic from the first call").
      * {@code vector} takes them at any width they run.
      */
     public static BlockPasses forSetting(Settings.Arithmetic setting) {
