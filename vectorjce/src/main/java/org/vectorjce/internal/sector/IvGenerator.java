@@ -225,10 +225,13 @@ public abstract class IvGenerator {
      * e' is e with its last byte 0x80; encryption runs the same steps backwards before CBC.
      */
     private static final class Elephant extends IvGenerator {
+        /** Sectors whose sector keys one kernel call encrypts (two blocks each). */
+        private static final int KEY_BATCH = 64;
         private final Eboiv eboiv;
         private final BlockKernel sectorKey;
         private final long sectorSize;
-        private final byte[] ks = new byte[2 * BLOCK];
+        /** The e ‖ e' blocks of a batch of sectors, and their encryptions, the sector keys. */
+        private final byte[] es = new byte[KEY_BATCH * 2 * BLOCK], ks = new byte[KEY_BATCH * 2 * BLOCK];
         private int[] words = new int[0];
 
         Elephant(byte[] key, KernelFactory f, int sectorSize) {
@@ -259,11 +262,20 @@ public abstract class IvGenerator {
             return true;
         }
 
-        /** The 32-byte sector key of IV sector number {@code n} into {@link #ks}. */
-        private void sectorKey(long n) {
-            plain64(n * sectorSize, 0, 2, ks, 0);
-            ks[2 * BLOCK - 1] = (byte) 0x80;
-            sectorKey.encryptBlocks(ks, 0, ks, 0, 2);
+        /**
+         * The 32-byte sector keys of the {@code count} (at most {@link #KEY_BATCH}) IV sector
+         * numbers {@code n0 + i·step} into {@link #ks}, sector i's at {@code 32·i}, in one
+         * multi-block kernel call.
+         */
+        private void sectorKeys(long n0, long step, int count) {
+            for (int i = 0; i < count; i++) {
+                long e = (n0 + i * step) * sectorSize;
+                BlockPasses.LE64.set(es, 32 * i, e);
+                BlockPasses.LE64.set(es, 32 * i + 8, 0L);
+                BlockPasses.LE64.set(es, 32 * i + 16, e);
+                BlockPasses.LE64.set(es, 32 * i + 24, 0x80L << 56);
+            }
+            sectorKey.encryptBlocks(es, 0, ks, 0, 2 * count);
         }
 
         private int[] words(int size) {
@@ -276,16 +288,21 @@ public abstract class IvGenerator {
         @Override
         public void afterDecrypt(byte[] b, int off, int size, int count, long n0, long step) {
             int[] d = words(size);
-            for (int s = 0; s < count; s++, off += size) {
-                for (int i = 0; i < d.length; i++) {
-                    d[i] = le32(b, off + 4 * i);
+            for (int done = 0; done < count; ) {
+                int batch = Math.min(count - done, KEY_BATCH);
+                sectorKeys(n0 + done * step, step, batch);
+                for (int s = 0; s < batch; s++, off += size) {
+                    for (int i = 0; i < d.length; i++) {
+                        d[i] = le32(b, off + 4 * i);
+                    }
+                    diffuserBDecrypt(d);
+                    diffuserADecrypt(d);
+                    int k = 32 * s;
+                    for (int i = 0; i < d.length; i++) {
+                        put32(b, off + 4 * i, d[i] ^ le32(ks, k + ((4 * i) & 31)));
+                    }
                 }
-                diffuserBDecrypt(d);
-                diffuserADecrypt(d);
-                sectorKey(n0 + s * step);
-                for (int i = 0; i < d.length; i++) {
-                    put32(b, off + 4 * i, d[i] ^ le32(ks, (4 * i) & 31));
-                }
+                done += batch;
             }
             Arrays.fill(d, 0);
             Arrays.fill(ks, (byte) 0);
@@ -294,16 +311,21 @@ public abstract class IvGenerator {
         @Override
         public void beforeEncrypt(byte[] b, int off, int size, int count, long n0, long step) {
             int[] d = words(size);
-            for (int s = 0; s < count; s++, off += size) {
-                sectorKey(n0 + s * step);
-                for (int i = 0; i < d.length; i++) {
-                    d[i] = le32(b, off + 4 * i) ^ le32(ks, (4 * i) & 31);
+            for (int done = 0; done < count; ) {
+                int batch = Math.min(count - done, KEY_BATCH);
+                sectorKeys(n0 + done * step, step, batch);
+                for (int s = 0; s < batch; s++, off += size) {
+                    int k = 32 * s;
+                    for (int i = 0; i < d.length; i++) {
+                        d[i] = le32(b, off + 4 * i) ^ le32(ks, k + ((4 * i) & 31));
+                    }
+                    diffuserAEncrypt(d);
+                    diffuserBEncrypt(d);
+                    for (int i = 0; i < d.length; i++) {
+                        put32(b, off + 4 * i, d[i]);
+                    }
                 }
-                diffuserAEncrypt(d);
-                diffuserBEncrypt(d);
-                for (int i = 0; i < d.length; i++) {
-                    put32(b, off + 4 * i, d[i]);
-                }
+                done += batch;
             }
             Arrays.fill(d, 0);
             Arrays.fill(ks, (byte) 0);
@@ -323,19 +345,28 @@ public abstract class IvGenerator {
         // Diffuser A: 5 passes, rotations 9, 0, 13, 0, word i mixed with words i - 2 and i - 5 (mod n).
         // Diffuser B: 3 passes, rotations 0, 10, 0, 25, with words i + 2 and i + 5 (mod n). As in
         // dm-crypt's diffuser_{a,b}_{de,en}crypt; n is a multiple of 4, so each loop step does 4 words.
-        // The decryptions are the read path: the words whose neighbours wrap around are done apart
-        // (the first 8 of A, the last 8 of B), the rest four at a time without index arithmetic.
+        // The decryptions are the read path, four words a step with the neighbours a step reads
+        // carried in locals: A's words i - 1 .. i - 5 were written just before (a chain through
+        // memory would wait on each store), B's words i + 2 .. i + 8 are read once each.
         static void diffuserADecrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 5; r++) {
-                for (int i = 0; i < 8; i++) {
-                    d[i] += d[Math.floorMod(i - 2, n)] ^ Integer.rotateLeft(d[Math.floorMod(i - 5, n)], ROT_A[i & 3]);
-                }
-                for (int i = 8; i < n; i += 4) {
-                    d[i] += d[i - 2] ^ Integer.rotateLeft(d[i - 5], 9);
-                    d[i + 1] += d[i - 1] ^ d[i - 4];
-                    d[i + 2] += d[i] ^ Integer.rotateLeft(d[i - 3], 13);
-                    d[i + 3] += d[i + 1] ^ d[i - 2];
+                // d[i-1] .. d[i-5] for i = 0: the last five words, not yet mixed in this pass
+                int a1 = d[n - 1], a2 = d[n - 2], a3 = d[n - 3], a4 = d[n - 4], a5 = d[n - 5];
+                for (int i = 0; i < n; i += 4) {
+                    int x0 = d[i] + (a2 ^ Integer.rotateLeft(a5, 9));
+                    int x1 = d[i + 1] + (a1 ^ a4);
+                    int x2 = d[i + 2] + (x0 ^ Integer.rotateLeft(a3, 13));
+                    int x3 = d[i + 3] + (x1 ^ a2);
+                    d[i] = x0;
+                    d[i + 1] = x1;
+                    d[i + 2] = x2;
+                    d[i + 3] = x3;
+                    a5 = a1;
+                    a4 = x0;
+                    a3 = x1;
+                    a2 = x2;
+                    a1 = x3;
                 }
             }
         }
@@ -343,40 +374,95 @@ public abstract class IvGenerator {
         static void diffuserAEncrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 5; r++) {
-                for (int i = n - 1; i >= 0; i--) {
-                    int i2 = Math.floorMod(i - 2, n), i3 = Math.floorMod(i - 5, n);
-                    d[i] -= d[i2] ^ Integer.rotateLeft(d[i3], ROT_A[i & 3]);
+                // downwards, each word from lower words not yet unmixed in this pass
+                for (int j = n - 4; j >= 8; j -= 4) {
+                    d[j + 3] -= d[j + 1] ^ d[j - 2];
+                    d[j + 2] -= d[j] ^ Integer.rotateLeft(d[j - 3], 13);
+                    d[j + 1] -= d[j - 1] ^ d[j - 4];
+                    d[j] -= d[j - 2] ^ Integer.rotateLeft(d[j - 5], 9);
                 }
+                // the first 8 words, whose neighbours i - 5 (below 5) and i - 2 (below 2) wrap round
+                d[7] -= d[5] ^ d[2];
+                d[6] -= d[4] ^ Integer.rotateLeft(d[1], 13);
+                d[5] -= d[3] ^ d[0];
+                d[4] -= d[2] ^ Integer.rotateLeft(d[n - 1], 9);
+                d[3] -= d[1] ^ d[n - 2];
+                d[2] -= d[0] ^ Integer.rotateLeft(d[n - 3], 13);
+                d[1] -= d[n - 1] ^ d[n - 4];
+                d[0] -= d[n - 2] ^ Integer.rotateLeft(d[n - 5], 9);
             }
         }
 
         static void diffuserBDecrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 3; r++) {
-                for (int i = 0; i < n - 8; i += 4) {
-                    d[i] += d[i + 2] ^ d[i + 5];
-                    d[i + 1] += d[i + 3] ^ Integer.rotateLeft(d[i + 6], 10);
-                    d[i + 2] += d[i + 4] ^ d[i + 7];
-                    d[i + 3] += d[i + 5] ^ Integer.rotateLeft(d[i + 8], 25);
+                // c0 .. c8 = d[i] .. d[i+8], none mixed yet in this pass while i + 8 < n
+                int c0 = d[0], c1 = d[1], c2 = d[2], c3 = d[3], c4 = d[4], c5 = d[5], c6 = d[6], c7 = d[7], c8 = d[8];
+                int i = 0;
+                for (; i < n - 12; i += 4) {
+                    d[i] = c0 + (c2 ^ c5);
+                    d[i + 1] = c1 + (c3 ^ Integer.rotateLeft(c6, 10));
+                    d[i + 2] = c2 + (c4 ^ c7);
+                    d[i + 3] = c3 + (c5 ^ Integer.rotateLeft(c8, 25));
+                    c0 = c4;
+                    c1 = c5;
+                    c2 = c6;
+                    c3 = c7;
+                    c4 = c8;
+                    c5 = d[i + 9];
+                    c6 = d[i + 10];
+                    c7 = d[i + 11];
+                    c8 = d[i + 12];
                 }
-                for (int i = n - 8; i < n; i++) {
-                    d[i] += d[(i + 2) % n] ^ Integer.rotateLeft(d[(i + 5) % n], ROT_B[i & 3]);
-                }
+                d[i] = c0 + (c2 ^ c5);  // i = n - 12: its neighbours are all carried
+                d[i + 1] = c1 + (c3 ^ Integer.rotateLeft(c6, 10));
+                d[i + 2] = c2 + (c4 ^ c7);
+                d[i + 3] = c3 + (c5 ^ Integer.rotateLeft(c8, 25));
+                // the last 8 words, whose neighbours i + 5 (from n - 5) and i + 2 (from n - 2) wrap
+                // round to words mixed in this pass (no division: n - 8 is a multiple of 4)
+                d[n - 8] += d[n - 6] ^ d[n - 3];
+                d[n - 7] += d[n - 5] ^ Integer.rotateLeft(d[n - 2], 10);
+                d[n - 6] += d[n - 4] ^ d[n - 1];
+                d[n - 5] += d[n - 3] ^ Integer.rotateLeft(d[0], 25);
+                d[n - 4] += d[n - 2] ^ d[1];
+                d[n - 3] += d[n - 1] ^ Integer.rotateLeft(d[2], 10);
+                d[n - 2] += d[0] ^ d[3];
+                d[n - 1] += d[1] ^ Integer.rotateLeft(d[4], 25);
             }
         }
 
         static void diffuserBEncrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 3; r++) {
-                for (int i = n - 1; i >= 0; i--) {
-                    int i2 = (i + 2) % n, i3 = (i + 5) % n;
-                    d[i] -= d[i2] ^ Integer.rotateLeft(d[i3], ROT_B[i & 3]);
+                // downwards; the last 8 words first, whose neighbours wrap round to words not yet unmixed
+                d[n - 1] -= d[1] ^ Integer.rotateLeft(d[4], 25);
+                d[n - 2] -= d[0] ^ d[3];
+                d[n - 3] -= d[n - 1] ^ Integer.rotateLeft(d[2], 10);
+                d[n - 4] -= d[n - 2] ^ d[1];
+                d[n - 5] -= d[n - 3] ^ Integer.rotateLeft(d[0], 25);
+                d[n - 6] -= d[n - 4] ^ d[n - 1];
+                d[n - 7] -= d[n - 5] ^ Integer.rotateLeft(d[n - 2], 10);
+                d[n - 8] -= d[n - 6] ^ d[n - 3];
+                // then four words a step, words j + 4 .. j + 8 (unmixed just before) carried in locals
+                int u4 = d[n - 8], u5 = d[n - 7], u6 = d[n - 6], u7 = d[n - 5], u8 = d[n - 4];
+                for (int j = n - 12; j >= 0; j -= 4) {
+                    int y3 = d[j + 3] - (u5 ^ Integer.rotateLeft(u8, 25));
+                    int y2 = d[j + 2] - (u4 ^ u7);
+                    int y1 = d[j + 1] - (y3 ^ Integer.rotateLeft(u6, 10));
+                    int y0 = d[j] - (y2 ^ u5);
+                    d[j + 3] = y3;
+                    d[j + 2] = y2;
+                    d[j + 1] = y1;
+                    d[j] = y0;
+                    u8 = u4;
+                    u7 = y3;
+                    u6 = y2;
+                    u5 = y1;
+                    u4 = y0;
                 }
             }
         }
 
-        private static final int[] ROT_A = {9, 0, 13, 0};
-        private static final int[] ROT_B = {0, 10, 0, 25};
 
         @Override
         public void destroy() {
