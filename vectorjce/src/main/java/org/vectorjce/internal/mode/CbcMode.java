@@ -167,6 +167,39 @@ final class CbcMode extends Mode {
         }
     }
 
+    /**
+     * Decryption of many units (disk sectors): a unit's plaintext block j is D(C_j) ⊕ C_(j-1), the
+     * unit's IV for j = 0, and no unit depends on another, so a chunk of whole units is one
+     * multi-block decryption into scratch, then per unit two XOR passes there (the ciphertext
+     * shifted by a block, the IV) and one copy out; in place, each ciphertext block is read before
+     * it is overwritten. Rather than one kernel stream per unit (SunJCE's CBC, for aes-jdk, copies
+     * every in-place unit it is given). Encryption is serial within a unit: unit by unit, as the
+     * default.
+     */
+    @Override
+    public void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
+        int perChunk = CHUNK_BLOCKS * BLOCK / unitLen;
+        if (encrypt || perChunk == 0) {
+            super.processUnits(in, inOff, out, outOff, unitLen, count, ivs);
+            return;
+        }
+        BlockPasses ops = ops();
+        byte[] s = this.scratch = scratch(this.scratch, Math.min(count, perChunk) * unitLen);
+        for (int u = 0; u < count; ) {
+            int n = Math.min(perChunk, count - u);
+            kernel.decryptBlocks(in, inOff, s, 0, n * unitLen / BLOCK);
+            for (int i = 0; i < n; i++) {
+                int o = i * unitLen;
+                ops.xor(s, o + BLOCK, in, inOff + o, s, o + BLOCK, unitLen - BLOCK);
+                ops.xor(s, o, ivs, BLOCK * (u + i), s, o, BLOCK);
+            }
+            System.arraycopy(s, 0, out, outOff, n * unitLen);
+            inOff += n * unitLen;
+            outOff += n * unitLen;
+            u += n;
+        }
+    }
+
     @Override
     public byte[] saveState() {
         return chain.clone();
