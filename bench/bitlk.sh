@@ -10,7 +10,10 @@
 #      -- OUT` when dislocker is installed (cryptsetup needs the kernel's dm-crypt for the data);
 #  (c) reading the device in one JVM (BitlkPayloadBench in the module's test classes, with
 #      --add-modules jdk.incubator.vector): payload() beside the provider's SectorCipher on the same
-#      bytes, from memory and read from the file.
+#      bytes, from memory and read from the file;
+#  (d) in fresh JVMs (bench/bitlk/FreshJvm.java): the stretch's loop alone, from the JVM's first
+#      SHA-256 to its end and again compiled; and SectorCipher decrypting 128 MiB of aes-xts-plain64
+#      and of aes-cbc-elephant from its first call, per 4 MiB.
 # The images are cryptsetup's tests/bitlk-images.tar.xz (testvectors/bitlk-images), unpacked as
 # sparse files. Needs the jar and the test classes:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
 #
@@ -85,6 +88,13 @@ mkdir -p results
   for name in bitlk-aes-xts-128 bitlk-aes-cbc-128 bitlk-aes-cbc-elephant-128; do
     "$java" --add-modules jdk.incubator.vector -cp "$jar:../vectorjce-volumes/target/test-classes" \
         org.vectorjce.volumes.bitlk.BitlkPayloadBench "$img/$name.img" "$pw" 6 2>/dev/null
+  done
+  echo "## (d) in fresh JVMs (bench/bitlk/FreshJvm.java, java without --add-modules, as in (a) and (b))"
+  "$JAVA_HOME/bin/javac" -d "$work/classes" -cp "$jar" bitlk/FreshJvm.java
+  for r in $(seq "$rounds"); do
+    "$java" -cp "$jar:$work/classes" FreshJvm stretch
+    "$java" -cp "$jar:$work/classes" FreshJvm sectors aes-xts-plain64 128
+    "$java" -cp "$jar:$work/classes" FreshJvm sectors aes-cbc-elephant 128
   done
   echo "# load after: $(uptime | sed 's/.*load/load/')"
 } | tee "$out"
