@@ -134,6 +134,12 @@ class ElephantTest {
                         c.encrypt(first, d, 0, back, 0, d.length);     // out of place: d must stay as it was
                         assertArrayEquals(ct, back, "round trip, " + what);
                         assertArrayEquals(oracleDecrypt(key, size, first, ct), d, "input untouched, " + what);
+                        byte[] shifted = new byte[ct.length + 8];        // at an offset that is no multiple of 4
+                        System.arraycopy(ct, 0, shifted, 5, ct.length);
+                        c.decrypt(first, shifted, 5, ct.length);
+                        assertArrayEquals(d, Arrays.copyOfRange(shifted, 5, 5 + ct.length), "at offset 5, " + what);
+                        c.encrypt(first, shifted, 5, ct.length);
+                        assertArrayEquals(ct, Arrays.copyOfRange(shifted, 5, 5 + ct.length), "back at offset 5, " + what);
                     }
                 }
             }

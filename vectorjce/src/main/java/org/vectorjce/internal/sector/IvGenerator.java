@@ -1,5 +1,8 @@
 package org.vectorjce.internal.sector;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -285,61 +288,82 @@ public abstract class IvGenerator {
             return words;
         }
 
+        /** The sector keys of {@link #sectorKeys} as little-endian words, sector i's 8 at {@code 8·i}. */
+        private final int[] kw = new int[KEY_BATCH * 8];
+
+        /** {@link #sectorKeys}, then the keys as words into {@link #kw}. */
+        private void sectorKeyWords(long n0, long step, int count) {
+            sectorKeys(n0, step, count);
+            ByteBuffer.wrap(ks).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(kw, 0, 8 * count);
+        }
+
+        /**
+         * The {@code count} sectors at {@code b[off..]} as little-endian words: a view whose bulk
+         * reads and writes of a sector's words are one copy each (the words are the bytes' own
+         * order on little-endian hardware).
+         */
+        private static IntBuffer sectorWords(byte[] b, int off, int size, int count) {
+            return ByteBuffer.wrap(b, off, size * count).slice().order(ByteOrder.LITTLE_ENDIAN).asIntBuffer();
+        }
+
         @Override
         public void afterDecrypt(byte[] b, int off, int size, int count, long n0, long step) {
             int[] d = words(size);
+            IntBuffer view = sectorWords(b, off, size, count);
             for (int done = 0; done < count; ) {
                 int batch = Math.min(count - done, KEY_BATCH);
-                sectorKeys(n0 + done * step, step, batch);
-                for (int s = 0; s < batch; s++, off += size) {
-                    for (int i = 0; i < d.length; i++) {
-                        d[i] = le32(b, off + 4 * i);
-                    }
+                sectorKeyWords(n0 + done * step, step, batch);
+                for (int s = 0; s < batch; s++) {
+                    int at = (done + s) * d.length;
+                    view.get(at, d);
                     diffuserBDecrypt(d);
                     diffuserADecrypt(d);
-                    int k = 32 * s;
-                    for (int i = 0; i < d.length; i++) {
-                        put32(b, off + 4 * i, d[i] ^ le32(ks, k + ((4 * i) & 31)));
-                    }
+                    xorKey(d, 8 * s);
+                    view.put(at, d);
                 }
                 done += batch;
             }
             Arrays.fill(d, 0);
             Arrays.fill(ks, (byte) 0);
+            Arrays.fill(kw, 0);
         }
 
         @Override
         public void beforeEncrypt(byte[] b, int off, int size, int count, long n0, long step) {
             int[] d = words(size);
+            IntBuffer view = sectorWords(b, off, size, count);
             for (int done = 0; done < count; ) {
                 int batch = Math.min(count - done, KEY_BATCH);
-                sectorKeys(n0 + done * step, step, batch);
-                for (int s = 0; s < batch; s++, off += size) {
-                    int k = 32 * s;
-                    for (int i = 0; i < d.length; i++) {
-                        d[i] = le32(b, off + 4 * i) ^ le32(ks, k + ((4 * i) & 31));
-                    }
+                sectorKeyWords(n0 + done * step, step, batch);
+                for (int s = 0; s < batch; s++) {
+                    int at = (done + s) * d.length;
+                    view.get(at, d);
+                    xorKey(d, 8 * s);
                     diffuserAEncrypt(d);
                     diffuserBEncrypt(d);
-                    for (int i = 0; i < d.length; i++) {
-                        put32(b, off + 4 * i, d[i]);
-                    }
+                    view.put(at, d);
                 }
                 done += batch;
             }
             Arrays.fill(d, 0);
             Arrays.fill(ks, (byte) 0);
+            Arrays.fill(kw, 0);
         }
 
-        private static final java.lang.invoke.VarHandle LE32 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-                int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
-
-        private static int le32(byte[] b, int o) {
-            return (int) LE32.get(b, o);
-        }
-
-        private static void put32(byte[] b, int o, int v) {
-            LE32.set(b, o, v);
+        /** d ^= the 32-byte sector key at {@code kw[k..k+8]}, repeated over the sector. */
+        private void xorKey(int[] d, int k) {
+            int k0 = kw[k], k1 = kw[k + 1], k2 = kw[k + 2], k3 = kw[k + 3];
+            int k4 = kw[k + 4], k5 = kw[k + 5], k6 = kw[k + 6], k7 = kw[k + 7];
+            for (int i = 0; i < d.length; i += 8) {
+                d[i] ^= k0;
+                d[i + 1] ^= k1;
+                d[i + 2] ^= k2;
+                d[i + 3] ^= k3;
+                d[i + 4] ^= k4;
+                d[i + 5] ^= k5;
+                d[i + 6] ^= k6;
+                d[i + 7] ^= k7;
+            }
         }
 
         // Diffuser A: 5 passes, rotations 9, 0, 13, 0, word i mixed with words i - 2 and i - 5 (mod n).
@@ -469,6 +493,7 @@ public abstract class IvGenerator {
             eboiv.destroy();
             sectorKey.destroy();
             Arrays.fill(ks, (byte) 0);
+            Arrays.fill(kw, 0);
         }
     }
 
