@@ -275,9 +275,10 @@ public final class Kernels {
      * block per unit of a batch of units at once (the sector path). The Twofish vector kernels run
      * calls that short on their {@code twofish-table-2way} fallback anyway, so K2 gets that kernel
      * directly and no vector tables are built for it (a shorter Twofish-XTS re-key, and 5 KiB of
-     * native memory and 4 KiB of heap less per cipher). Every other kernel keys K2 itself: the
-     * Serpent vector kernels cost only a batch buffer, run a single block on
-     * {@code serpent-bitslice} and a batch of first tweaks in vector batches.
+     * native memory and 4 KiB of heap less per cipher). Every other kernel keys K2 itself: a
+     * Serpent vector kernel costs its batch buffer and its round keys as vectors (8 KiB at 256
+     * bits), runs a single block on {@code serpent-bitslice} and a batch of first tweaks in vector
+     * batches.
      */
     public static KernelFactory forSingleBlocks(KernelFactory f) {
         if (f.underConstantTimePolicy()) {
