@@ -300,12 +300,33 @@ VEC = {
 }
 SETS = 2
 
+# Widths whose round keys are kept as vectors, one copy per set (see KEY_VECTORS_DOC); the
+# 512-bit kernel (32 zmm registers) keeps broadcasting the scalar words.
+KEY_VECTORS = {128, 256}
+KEY_VECTORS_DOC = [
+    "    /**",
+    "     * The round keys as vectors, each word broadcast, one copy per set: word w of set s at",
+    "     * {@code (SETS w + s) LANES}. With scalar words, C2 hoists the broadcasts of a method's",
+    "     * keys to its start, and with 16 vector registers (AVX2) it then spills them and state words",
+    "     * to the stack; a vector load with one use is instead folded into its XOR as a memory",
+    "     * operand, which takes no register and no broadcast. Two sets need two copies: one load",
+    "     * shared by both would have two uses and stand alone again.",
+    "     */",
+]
+
 
 def vector(bits):
     cls, name, species = VEC[bits]
     lanes = bits // 32
     way = lanes * SETS
+    kv = bits in KEY_VECTORS
     d = Dialect(True)
+
+    def kexpr(si, idx):
+        """The round-key operand of set si for key word idx (a Java int expression)."""
+        if kv:
+            return f"IntVector.fromArray(S, k, ({idx}) * SETS * LANES + {si} * LANES)"
+        return f"k[{idx}]"
     out = [HEADER + "package org.vectorjce.internal.vector;", "",
            "import static jdk.incubator.vector.VectorOperators.LSHL;",
            "import static jdk.incubator.vector.VectorOperators.ROL;",
@@ -338,24 +359,45 @@ def vector(bits):
            f"    private static final VectorSpecies<Integer> S = IntVector.{species};", "",
            f"    /** Int lanes per vector. */",
            f"    private static final int LANES = {lanes};", "",
+           *([f"    /** Sets of four word vectors in flight. */",
+              f"    private static final int SETS = {SETS};", ""] if kv else []),
            f"    /** Blocks per batch: {SETS} sets of {lanes}. */",
            f"    static final int WAY = {way};", "",
            "    /** The key's schedule and its one-block code (tails), wiped by {@link #destroy}. */",
-           "    private final SerpentBitslice scalar;", "",
+           "    private final SerpentBitslice scalar;", ""]
+    if kv:
+        out += KEY_VECTORS_DOC + ["    private final int[] kv = new int[132 * SETS * LANES];", ""]
+    out += [
            "    /** Words of one batch, word-major: set s, word j at {@code (4 s + j) * LANES}. */",
            f"    private final int[] t = new int[{4 * way}];", "",
            f"    {cls}(byte[] key) {{",
            "        super(NAME);",
-           "        scalar = SerpentBitslice.schedule(key);",
-           "    }", "",
+           "        scalar = SerpentBitslice.schedule(key);"]
+    if kv:
+        out += ["        spread();"]
+    out += ["    }", "",
            "    @Override",
            "    public boolean rekey(byte[] key) {",
-           "        Arrays.fill(t, 0); // the old key's last batch",
-           "        return scalar.rekey(key);",
-           "    }", "",
+           "        Arrays.fill(t, 0); // the old key's last batch"]
+    if kv:
+        out += ["        boolean ok = scalar.rekey(key);",
+                "        spread();",
+                "        return ok;"]
+    else:
+        out += ["        return scalar.rekey(key);"]
+    out += ["    }", ""]
+    if kv:
+        out += ["    /** Fills {@link #kv} from the scalar schedule. */",
+                "    private void spread() {",
+                "        int[] k = scalar.subkeys();",
+                "        for (int w = 0; w < 132; w++) {",
+                "            Arrays.fill(kv, w * SETS * LANES, (w + 1) * SETS * LANES, k[w]);",
+                "        }",
+                "    }", ""]
+    out += [
            "    @Override",
            "    public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {",
-           "        int[] k = scalar.subkeys();",
+           "        int[] k = " + ("kv;" if kv else "scalar.subkeys();"),
            "        while (blocks >= WAY) {",
            "            load(in, inOff);",
            "            encryptBatch(k, t);",
@@ -368,7 +410,7 @@ def vector(bits):
            "    }", "",
            "    @Override",
            "    public void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {",
-           "        int[] k = scalar.subkeys();",
+           "        int[] k = " + ("kv;" if kv else "scalar.subkeys();"),
            "        while (blocks >= WAY) {",
            "            load(in, inOff);",
            "            decryptBatch(k, t);",
@@ -459,10 +501,10 @@ def vector(bits):
         def body(states):
             L = []
             for s in range(first, first + 4):
-                L += ["        " + x for x in interleave([st.key(d, lambda i, s=s: f"k[r + {4 * s + i}]") for st in states])]
+                L += ["        " + x for x in interleave([st.key(d, lambda i, s=s, si=si: kexpr(si, f"r + {4 * s + i}")) for si, st in enumerate(states)])]
                 L += ["        " + x for x in interleave([st.sbox(d, f"S{s}") for st in states])]
                 if last_round and s == 7:
-                    L += ["        " + x for x in interleave([st.key(d, lambda i: f"k[{128 + i}]") for st in states])]
+                    L += ["        " + x for x in interleave([st.key(d, lambda i, si=si: kexpr(si, f"{128 + i}")) for si, st in enumerate(states)])]
                 else:
                     L += ["        " + x for x in interleave([st.lt(d) for st in states])]
             return L
@@ -472,12 +514,12 @@ def vector(bits):
         def body(states):
             L = []
             if first_round:
-                L += ["        " + x for x in interleave([st.key(d, lambda i: f"k[{128 + i}]") for st in states])]
+                L += ["        " + x for x in interleave([st.key(d, lambda i, si=si: kexpr(si, f"{128 + i}")) for si, st in enumerate(states)])]
             for s in range(first + 3, first - 1, -1):
                 if not (first_round and s == 7):
                     L += ["        " + x for x in interleave([st.ilt(d) for st in states])]
                 L += ["        " + x for x in interleave([st.sbox(d, f"SI{s}") for st in states])]
-                L += ["        " + x for x in interleave([st.key(d, lambda i, s=s: f"k[r + {4 * s + i}]") for st in states])]
+                L += ["        " + x for x in interleave([st.key(d, lambda i, s=s, si=si: kexpr(si, f"r + {4 * s + i}")) for si, st in enumerate(states)])]
             return L
         return body
 
@@ -508,7 +550,7 @@ def vector(bits):
     out += ["    @Override",
             "    public void destroy() {",
             "        scalar.destroy();",
-            "        Arrays.fill(t, 0);",
+            "        Arrays.fill(t, 0);"] + (["        Arrays.fill(kv, 0);"] if kv else []) + [
             "    }",
             "}"]
     (OUT_VECTOR / f"{cls}.java").write_text("\n".join(out) + "\n")

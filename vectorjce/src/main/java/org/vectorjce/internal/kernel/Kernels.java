@@ -271,20 +271,18 @@ public final class Kernels {
     }
 
     /**
-     * The kernel for a key that only ever encrypts one block per message: XTS's tweak key K2
-     * (E(K2, i) once per data unit). The Twofish vector kernels run calls that short on their
-     * {@code twofish-table-2way} fallback anyway, so K2 gets that kernel directly and no vector
-     * tables are built for it (a shorter Twofish-XTS re-key, and 5 KiB of native memory and 4 KiB
-     * of heap less per cipher). Every other kernel keys K2 itself.
+     * The kernel for XTS's tweak key K2, which encrypts one block per data unit (E(K2, i)), or one
+     * block per unit of a batch of units at once (the sector path). The Twofish vector kernels run
+     * calls that short on their {@code twofish-table-2way} fallback anyway, so K2 gets that kernel
+     * directly and no vector tables are built for it (a shorter Twofish-XTS re-key, and 5 KiB of
+     * native memory and 4 KiB of heap less per cipher). Every other kernel keys K2 itself: a
+     * Serpent vector kernel costs its batch buffer and its round keys as vectors (8 KiB at 256
+     * bits), runs a single block on {@code serpent-bitslice} and a batch of first tweaks in vector
+     * batches.
      */
     public static KernelFactory forSingleBlocks(KernelFactory f) {
         if (f.underConstantTimePolicy()) {
             return f; // the policy pads the single block into a vector batch instead
-        }
-        if (f.name().startsWith("serpent-vec")) {
-            // The Serpent vector kernels run calls shorter than a batch on serpent-bitslice anyway
-            // (constant-time too), so K2 gets it directly, without a batch buffer.
-            return byName("Serpent", SerpentBitslice.NAME);
         }
         return f.name().startsWith("twofish-vec") ? byName("Twofish", "twofish-table-2way") : f;
     }

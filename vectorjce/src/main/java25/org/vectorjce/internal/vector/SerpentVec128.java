@@ -37,11 +37,24 @@ public final class SerpentVec128 extends BlockKernel {
     /** Int lanes per vector. */
     private static final int LANES = 4;
 
+    /** Sets of four word vectors in flight. */
+    private static final int SETS = 2;
+
     /** Blocks per batch: 2 sets of 4. */
     static final int WAY = 8;
 
     /** The key's schedule and its one-block code (tails), wiped by {@link #destroy}. */
     private final SerpentBitslice scalar;
+
+    /**
+     * The round keys as vectors, each word broadcast, one copy per set: word w of set s at
+     * {@code (SETS w + s) LANES}. With scalar words, C2 hoists the broadcasts of a method's
+     * keys to its start, and with 16 vector registers (AVX2) it then spills them and state words
+     * to the stack; a vector load with one use is instead folded into its XOR as a memory
+     * operand, which takes no register and no broadcast. Two sets need two copies: one load
+     * shared by both would have two uses and stand alone again.
+     */
+    private final int[] kv = new int[132 * SETS * LANES];
 
     /** Words of one batch, word-major: set s, word j at {@code (4 s + j) * LANES}. */
     private final int[] t = new int[32];
@@ -49,17 +62,28 @@ public final class SerpentVec128 extends BlockKernel {
     SerpentVec128(byte[] key) {
         super(NAME);
         scalar = SerpentBitslice.schedule(key);
+        spread();
     }
 
     @Override
     public boolean rekey(byte[] key) {
         Arrays.fill(t, 0); // the old key's last batch
-        return scalar.rekey(key);
+        boolean ok = scalar.rekey(key);
+        spread();
+        return ok;
+    }
+
+    /** Fills {@link #kv} from the scalar schedule. */
+    private void spread() {
+        int[] k = scalar.subkeys();
+        for (int w = 0; w < 132; w++) {
+            Arrays.fill(kv, w * SETS * LANES, (w + 1) * SETS * LANES, k[w]);
+        }
     }
 
     @Override
     public void encryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        int[] k = scalar.subkeys();
+        int[] k = kv;
         while (blocks >= WAY) {
             load(in, inOff);
             encryptBatch(k, t);
@@ -73,7 +97,7 @@ public final class SerpentVec128 extends BlockKernel {
 
     @Override
     public void decryptBlocks(byte[] in, int inOff, byte[] out, int outOff, int blocks) {
-        int[] k = scalar.subkeys();
+        int[] k = kv;
         while (blocks >= WAY) {
             load(in, inOff);
             decryptBatch(k, t);
@@ -204,14 +228,14 @@ public final class SerpentVec128 extends BlockKernel {
         IntVector b2 = IntVector.fromArray(S, t, 6 * LANES);
         IntVector b3 = IntVector.fromArray(S, t, 7 * LANES);
         IntVector b4 = b0;
-        a0 = a0.lanewise(XOR, k[r + 0]);
-        b0 = b0.lanewise(XOR, k[r + 0]);
-        a1 = a1.lanewise(XOR, k[r + 1]);
-        b1 = b1.lanewise(XOR, k[r + 1]);
-        a2 = a2.lanewise(XOR, k[r + 2]);
-        b2 = b2.lanewise(XOR, k[r + 2]);
-        a3 = a3.lanewise(XOR, k[r + 3]);
-        b3 = b3.lanewise(XOR, k[r + 3]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 0) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 0) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 1) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 1) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 2) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 2) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 3) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 3) * SETS * LANES + 1 * LANES));
         a4 = a3;
         b4 = b3;
         a3 = a3.or(a0);
@@ -266,14 +290,14 @@ public final class SerpentVec128 extends BlockKernel {
         b2 = b2.lanewise(ROL, 5);
         a3 = a3.lanewise(ROL, 22);
         b3 = b3.lanewise(ROL, 22);
-        a2 = a2.lanewise(XOR, k[r + 4]);
-        b2 = b2.lanewise(XOR, k[r + 4]);
-        a1 = a1.lanewise(XOR, k[r + 5]);
-        b1 = b1.lanewise(XOR, k[r + 5]);
-        a3 = a3.lanewise(XOR, k[r + 6]);
-        b3 = b3.lanewise(XOR, k[r + 6]);
-        a0 = a0.lanewise(XOR, k[r + 7]);
-        b0 = b0.lanewise(XOR, k[r + 7]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 4) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 4) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 5) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 5) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 6) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 6) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 7) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 7) * SETS * LANES + 1 * LANES));
         a4 = a1;
         b4 = b1;
         a1 = a1.lanewise(XOR, a2);
@@ -330,14 +354,14 @@ public final class SerpentVec128 extends BlockKernel {
         b4 = b4.lanewise(ROL, 5);
         a0 = a0.lanewise(ROL, 22);
         b0 = b0.lanewise(ROL, 22);
-        a4 = a4.lanewise(XOR, k[r + 8]);
-        b4 = b4.lanewise(XOR, k[r + 8]);
-        a3 = a3.lanewise(XOR, k[r + 9]);
-        b3 = b3.lanewise(XOR, k[r + 9]);
-        a0 = a0.lanewise(XOR, k[r + 10]);
-        b0 = b0.lanewise(XOR, k[r + 10]);
-        a2 = a2.lanewise(XOR, k[r + 11]);
-        b2 = b2.lanewise(XOR, k[r + 11]);
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 8) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 8) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 9) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 9) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 10) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 10) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 11) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 11) * SETS * LANES + 1 * LANES));
         a2 = a2.not();
         b2 = b2.not();
         a3 = a3.lanewise(XOR, a4);
@@ -392,14 +416,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(ROL, 5);
         a4 = a4.lanewise(ROL, 22);
         b4 = b4.lanewise(ROL, 22);
-        a1 = a1.lanewise(XOR, k[r + 12]);
-        b1 = b1.lanewise(XOR, k[r + 12]);
-        a3 = a3.lanewise(XOR, k[r + 13]);
-        b3 = b3.lanewise(XOR, k[r + 13]);
-        a4 = a4.lanewise(XOR, k[r + 14]);
-        b4 = b4.lanewise(XOR, k[r + 14]);
-        a2 = a2.lanewise(XOR, k[r + 15]);
-        b2 = b2.lanewise(XOR, k[r + 15]);
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 12) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 12) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 13) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 13) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 14) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 14) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 15) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 15) * SETS * LANES + 1 * LANES));
         a0 = a3;
         b0 = b3;
         a3 = a3.lanewise(XOR, a2);
@@ -480,14 +504,14 @@ public final class SerpentVec128 extends BlockKernel {
         IntVector b2 = IntVector.fromArray(S, t, 6 * LANES);
         IntVector b3 = IntVector.fromArray(S, t, 7 * LANES);
         IntVector b4 = b0;
-        a0 = a0.lanewise(XOR, k[r + 16]);
-        b0 = b0.lanewise(XOR, k[r + 16]);
-        a1 = a1.lanewise(XOR, k[r + 17]);
-        b1 = b1.lanewise(XOR, k[r + 17]);
-        a2 = a2.lanewise(XOR, k[r + 18]);
-        b2 = b2.lanewise(XOR, k[r + 18]);
-        a3 = a3.lanewise(XOR, k[r + 19]);
-        b3 = b3.lanewise(XOR, k[r + 19]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 1 * LANES));
         a4 = a3;
         b4 = b3;
         a3 = a3.and(a0);
@@ -542,14 +566,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(ROL, 5);
         a3 = a3.lanewise(ROL, 22);
         b3 = b3.lanewise(ROL, 22);
-        a1 = a1.lanewise(XOR, k[r + 20]);
-        b1 = b1.lanewise(XOR, k[r + 20]);
-        a2 = a2.lanewise(XOR, k[r + 21]);
-        b2 = b2.lanewise(XOR, k[r + 21]);
-        a3 = a3.lanewise(XOR, k[r + 22]);
-        b3 = b3.lanewise(XOR, k[r + 22]);
-        a4 = a4.lanewise(XOR, k[r + 23]);
-        b4 = b4.lanewise(XOR, k[r + 23]);
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 1 * LANES));
         a0 = a2;
         b0 = b2;
         a2 = a2.or(a1);
@@ -604,14 +628,14 @@ public final class SerpentVec128 extends BlockKernel {
         b0 = b0.lanewise(ROL, 5);
         a2 = a2.lanewise(ROL, 22);
         b2 = b2.lanewise(ROL, 22);
-        a0 = a0.lanewise(XOR, k[r + 24]);
-        b0 = b0.lanewise(XOR, k[r + 24]);
-        a1 = a1.lanewise(XOR, k[r + 25]);
-        b1 = b1.lanewise(XOR, k[r + 25]);
-        a2 = a2.lanewise(XOR, k[r + 26]);
-        b2 = b2.lanewise(XOR, k[r + 26]);
-        a4 = a4.lanewise(XOR, k[r + 27]);
-        b4 = b4.lanewise(XOR, k[r + 27]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 1 * LANES));
         a3 = a1;
         b3 = b1;
         a4 = a4.lanewise(XOR, a0);
@@ -666,14 +690,14 @@ public final class SerpentVec128 extends BlockKernel {
         b2 = b2.lanewise(ROL, 5);
         a1 = a1.lanewise(ROL, 22);
         b1 = b1.lanewise(ROL, 22);
-        a2 = a2.lanewise(XOR, k[r + 28]);
-        b2 = b2.lanewise(XOR, k[r + 28]);
-        a3 = a3.lanewise(XOR, k[r + 29]);
-        b3 = b3.lanewise(XOR, k[r + 29]);
-        a1 = a1.lanewise(XOR, k[r + 30]);
-        b1 = b1.lanewise(XOR, k[r + 30]);
-        a4 = a4.lanewise(XOR, k[r + 31]);
-        b4 = b4.lanewise(XOR, k[r + 31]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 1 * LANES));
         a3 = a3.not();
         b3 = b3.not();
         a0 = a3;
@@ -754,14 +778,14 @@ public final class SerpentVec128 extends BlockKernel {
         IntVector b2 = IntVector.fromArray(S, t, 6 * LANES);
         IntVector b3 = IntVector.fromArray(S, t, 7 * LANES);
         IntVector b4 = b0;
-        a0 = a0.lanewise(XOR, k[r + 16]);
-        b0 = b0.lanewise(XOR, k[r + 16]);
-        a1 = a1.lanewise(XOR, k[r + 17]);
-        b1 = b1.lanewise(XOR, k[r + 17]);
-        a2 = a2.lanewise(XOR, k[r + 18]);
-        b2 = b2.lanewise(XOR, k[r + 18]);
-        a3 = a3.lanewise(XOR, k[r + 19]);
-        b3 = b3.lanewise(XOR, k[r + 19]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 1 * LANES));
         a4 = a3;
         b4 = b3;
         a3 = a3.and(a0);
@@ -816,14 +840,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(ROL, 5);
         a3 = a3.lanewise(ROL, 22);
         b3 = b3.lanewise(ROL, 22);
-        a1 = a1.lanewise(XOR, k[r + 20]);
-        b1 = b1.lanewise(XOR, k[r + 20]);
-        a2 = a2.lanewise(XOR, k[r + 21]);
-        b2 = b2.lanewise(XOR, k[r + 21]);
-        a3 = a3.lanewise(XOR, k[r + 22]);
-        b3 = b3.lanewise(XOR, k[r + 22]);
-        a4 = a4.lanewise(XOR, k[r + 23]);
-        b4 = b4.lanewise(XOR, k[r + 23]);
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 1 * LANES));
         a0 = a2;
         b0 = b2;
         a2 = a2.or(a1);
@@ -878,14 +902,14 @@ public final class SerpentVec128 extends BlockKernel {
         b0 = b0.lanewise(ROL, 5);
         a2 = a2.lanewise(ROL, 22);
         b2 = b2.lanewise(ROL, 22);
-        a0 = a0.lanewise(XOR, k[r + 24]);
-        b0 = b0.lanewise(XOR, k[r + 24]);
-        a1 = a1.lanewise(XOR, k[r + 25]);
-        b1 = b1.lanewise(XOR, k[r + 25]);
-        a2 = a2.lanewise(XOR, k[r + 26]);
-        b2 = b2.lanewise(XOR, k[r + 26]);
-        a4 = a4.lanewise(XOR, k[r + 27]);
-        b4 = b4.lanewise(XOR, k[r + 27]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 1 * LANES));
         a3 = a1;
         b3 = b1;
         a4 = a4.lanewise(XOR, a0);
@@ -940,14 +964,14 @@ public final class SerpentVec128 extends BlockKernel {
         b2 = b2.lanewise(ROL, 5);
         a1 = a1.lanewise(ROL, 22);
         b1 = b1.lanewise(ROL, 22);
-        a2 = a2.lanewise(XOR, k[r + 28]);
-        b2 = b2.lanewise(XOR, k[r + 28]);
-        a3 = a3.lanewise(XOR, k[r + 29]);
-        b3 = b3.lanewise(XOR, k[r + 29]);
-        a1 = a1.lanewise(XOR, k[r + 30]);
-        b1 = b1.lanewise(XOR, k[r + 30]);
-        a4 = a4.lanewise(XOR, k[r + 31]);
-        b4 = b4.lanewise(XOR, k[r + 31]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 1 * LANES));
         a3 = a3.not();
         b3 = b3.not();
         a0 = a3;
@@ -986,14 +1010,14 @@ public final class SerpentVec128 extends BlockKernel {
         b0 = b0.or(b2);
         a0 = a0.lanewise(XOR, a3);
         b0 = b0.lanewise(XOR, b3);
-        a0 = a0.lanewise(XOR, k[128]);
-        b0 = b0.lanewise(XOR, k[128]);
-        a1 = a1.lanewise(XOR, k[129]);
-        b1 = b1.lanewise(XOR, k[129]);
-        a4 = a4.lanewise(XOR, k[130]);
-        b4 = b4.lanewise(XOR, k[130]);
-        a2 = a2.lanewise(XOR, k[131]);
-        b2 = b2.lanewise(XOR, k[131]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (128) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (128) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (129) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (129) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (130) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (130) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (131) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (131) * SETS * LANES + 1 * LANES));
         a0.intoArray(t, 0 * LANES);
         a1.intoArray(t, 1 * LANES);
         a4.intoArray(t, 2 * LANES);
@@ -1016,14 +1040,14 @@ public final class SerpentVec128 extends BlockKernel {
         IntVector b2 = IntVector.fromArray(S, t, 6 * LANES);
         IntVector b3 = IntVector.fromArray(S, t, 7 * LANES);
         IntVector b4 = b0;
-        a0 = a0.lanewise(XOR, k[128]);
-        b0 = b0.lanewise(XOR, k[128]);
-        a1 = a1.lanewise(XOR, k[129]);
-        b1 = b1.lanewise(XOR, k[129]);
-        a2 = a2.lanewise(XOR, k[130]);
-        b2 = b2.lanewise(XOR, k[130]);
-        a3 = a3.lanewise(XOR, k[131]);
-        b3 = b3.lanewise(XOR, k[131]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (128) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (128) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (129) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (129) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (130) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (130) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (131) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (131) * SETS * LANES + 1 * LANES));
         a4 = a3;
         b4 = b3;
         a3 = a3.and(a0);
@@ -1062,14 +1086,14 @@ public final class SerpentVec128 extends BlockKernel {
         b4 = b4.and(b0);
         a4 = a4.lanewise(XOR, a2);
         b4 = b4.lanewise(XOR, b2);
-        a1 = a1.lanewise(XOR, k[r + 28]);
-        b1 = b1.lanewise(XOR, k[r + 28]);
-        a3 = a3.lanewise(XOR, k[r + 29]);
-        b3 = b3.lanewise(XOR, k[r + 29]);
-        a0 = a0.lanewise(XOR, k[r + 30]);
-        b0 = b0.lanewise(XOR, k[r + 30]);
-        a4 = a4.lanewise(XOR, k[r + 31]);
-        b4 = b4.lanewise(XOR, k[r + 31]);
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 1 * LANES));
         a0 = a0.lanewise(ROR, 22);
         b0 = b0.lanewise(ROR, 22);
         a1 = a1.lanewise(ROR, 5);
@@ -1124,14 +1148,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(XOR, b3);
         a0 = a0.lanewise(XOR, a1);
         b0 = b0.lanewise(XOR, b1);
-        a0 = a0.lanewise(XOR, k[r + 24]);
-        b0 = b0.lanewise(XOR, k[r + 24]);
-        a2 = a2.lanewise(XOR, k[r + 25]);
-        b2 = b2.lanewise(XOR, k[r + 25]);
-        a4 = a4.lanewise(XOR, k[r + 26]);
-        b4 = b4.lanewise(XOR, k[r + 26]);
-        a1 = a1.lanewise(XOR, k[r + 27]);
-        b1 = b1.lanewise(XOR, k[r + 27]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 1 * LANES));
         a4 = a4.lanewise(ROR, 22);
         b4 = b4.lanewise(ROR, 22);
         a0 = a0.lanewise(ROR, 5);
@@ -1192,14 +1216,14 @@ public final class SerpentVec128 extends BlockKernel {
         b4 = b4.lanewise(XOR, b3);
         a3 = a3.lanewise(XOR, a1);
         b3 = b3.lanewise(XOR, b1);
-        a2 = a2.lanewise(XOR, k[r + 20]);
-        b2 = b2.lanewise(XOR, k[r + 20]);
-        a3 = a3.lanewise(XOR, k[r + 21]);
-        b3 = b3.lanewise(XOR, k[r + 21]);
-        a0 = a0.lanewise(XOR, k[r + 22]);
-        b0 = b0.lanewise(XOR, k[r + 22]);
-        a4 = a4.lanewise(XOR, k[r + 23]);
-        b4 = b4.lanewise(XOR, k[r + 23]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 1 * LANES));
         a0 = a0.lanewise(ROR, 22);
         b0 = b0.lanewise(ROR, 22);
         a2 = a2.lanewise(ROR, 5);
@@ -1256,14 +1280,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(XOR, b3);
         a2 = a2.lanewise(XOR, a4);
         b2 = b2.lanewise(XOR, b4);
-        a2 = a2.lanewise(XOR, k[r + 16]);
-        b2 = b2.lanewise(XOR, k[r + 16]);
-        a0 = a0.lanewise(XOR, k[r + 17]);
-        b0 = b0.lanewise(XOR, k[r + 17]);
-        a1 = a1.lanewise(XOR, k[r + 18]);
-        b1 = b1.lanewise(XOR, k[r + 18]);
-        a4 = a4.lanewise(XOR, k[r + 19]);
-        b4 = b4.lanewise(XOR, k[r + 19]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 1 * LANES));
         a2.intoArray(t, 0 * LANES);
         a0.intoArray(t, 1 * LANES);
         a1.intoArray(t, 2 * LANES);
@@ -1344,14 +1368,14 @@ public final class SerpentVec128 extends BlockKernel {
         b4 = b4.and(b0);
         a4 = a4.lanewise(XOR, a2);
         b4 = b4.lanewise(XOR, b2);
-        a1 = a1.lanewise(XOR, k[r + 28]);
-        b1 = b1.lanewise(XOR, k[r + 28]);
-        a3 = a3.lanewise(XOR, k[r + 29]);
-        b3 = b3.lanewise(XOR, k[r + 29]);
-        a0 = a0.lanewise(XOR, k[r + 30]);
-        b0 = b0.lanewise(XOR, k[r + 30]);
-        a4 = a4.lanewise(XOR, k[r + 31]);
-        b4 = b4.lanewise(XOR, k[r + 31]);
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 28) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 29) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 30) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 31) * SETS * LANES + 1 * LANES));
         a0 = a0.lanewise(ROR, 22);
         b0 = b0.lanewise(ROR, 22);
         a1 = a1.lanewise(ROR, 5);
@@ -1406,14 +1430,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(XOR, b3);
         a0 = a0.lanewise(XOR, a1);
         b0 = b0.lanewise(XOR, b1);
-        a0 = a0.lanewise(XOR, k[r + 24]);
-        b0 = b0.lanewise(XOR, k[r + 24]);
-        a2 = a2.lanewise(XOR, k[r + 25]);
-        b2 = b2.lanewise(XOR, k[r + 25]);
-        a4 = a4.lanewise(XOR, k[r + 26]);
-        b4 = b4.lanewise(XOR, k[r + 26]);
-        a1 = a1.lanewise(XOR, k[r + 27]);
-        b1 = b1.lanewise(XOR, k[r + 27]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 24) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 25) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 26) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 27) * SETS * LANES + 1 * LANES));
         a4 = a4.lanewise(ROR, 22);
         b4 = b4.lanewise(ROR, 22);
         a0 = a0.lanewise(ROR, 5);
@@ -1474,14 +1498,14 @@ public final class SerpentVec128 extends BlockKernel {
         b4 = b4.lanewise(XOR, b3);
         a3 = a3.lanewise(XOR, a1);
         b3 = b3.lanewise(XOR, b1);
-        a2 = a2.lanewise(XOR, k[r + 20]);
-        b2 = b2.lanewise(XOR, k[r + 20]);
-        a3 = a3.lanewise(XOR, k[r + 21]);
-        b3 = b3.lanewise(XOR, k[r + 21]);
-        a0 = a0.lanewise(XOR, k[r + 22]);
-        b0 = b0.lanewise(XOR, k[r + 22]);
-        a4 = a4.lanewise(XOR, k[r + 23]);
-        b4 = b4.lanewise(XOR, k[r + 23]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 20) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 21) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 22) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 23) * SETS * LANES + 1 * LANES));
         a0 = a0.lanewise(ROR, 22);
         b0 = b0.lanewise(ROR, 22);
         a2 = a2.lanewise(ROR, 5);
@@ -1538,14 +1562,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(XOR, b3);
         a2 = a2.lanewise(XOR, a4);
         b2 = b2.lanewise(XOR, b4);
-        a2 = a2.lanewise(XOR, k[r + 16]);
-        b2 = b2.lanewise(XOR, k[r + 16]);
-        a0 = a0.lanewise(XOR, k[r + 17]);
-        b0 = b0.lanewise(XOR, k[r + 17]);
-        a1 = a1.lanewise(XOR, k[r + 18]);
-        b1 = b1.lanewise(XOR, k[r + 18]);
-        a4 = a4.lanewise(XOR, k[r + 19]);
-        b4 = b4.lanewise(XOR, k[r + 19]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 16) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 17) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 18) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 19) * SETS * LANES + 1 * LANES));
         a2.intoArray(t, 0 * LANES);
         a0.intoArray(t, 1 * LANES);
         a1.intoArray(t, 2 * LANES);
@@ -1624,14 +1648,14 @@ public final class SerpentVec128 extends BlockKernel {
         b3 = b3.lanewise(XOR, b0);
         a0 = a0.lanewise(XOR, a1);
         b0 = b0.lanewise(XOR, b1);
-        a2 = a2.lanewise(XOR, k[r + 12]);
-        b2 = b2.lanewise(XOR, k[r + 12]);
-        a0 = a0.lanewise(XOR, k[r + 13]);
-        b0 = b0.lanewise(XOR, k[r + 13]);
-        a4 = a4.lanewise(XOR, k[r + 14]);
-        b4 = b4.lanewise(XOR, k[r + 14]);
-        a3 = a3.lanewise(XOR, k[r + 15]);
-        b3 = b3.lanewise(XOR, k[r + 15]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 12) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 12) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 13) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 13) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 14) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 14) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 15) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 15) * SETS * LANES + 1 * LANES));
         a4 = a4.lanewise(ROR, 22);
         b4 = b4.lanewise(ROR, 22);
         a2 = a2.lanewise(ROR, 5);
@@ -1686,14 +1710,14 @@ public final class SerpentVec128 extends BlockKernel {
         b3 = b3.lanewise(XOR, b1);
         a1 = a1.lanewise(XOR, a2);
         b1 = b1.lanewise(XOR, b2);
-        a0 = a0.lanewise(XOR, k[r + 8]);
-        b0 = b0.lanewise(XOR, k[r + 8]);
-        a1 = a1.lanewise(XOR, k[r + 9]);
-        b1 = b1.lanewise(XOR, k[r + 9]);
-        a3 = a3.lanewise(XOR, k[r + 10]);
-        b3 = b3.lanewise(XOR, k[r + 10]);
-        a4 = a4.lanewise(XOR, k[r + 11]);
-        b4 = b4.lanewise(XOR, k[r + 11]);
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 8) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 8) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 9) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 9) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 10) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 10) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 11) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 11) * SETS * LANES + 1 * LANES));
         a3 = a3.lanewise(ROR, 22);
         b3 = b3.lanewise(ROR, 22);
         a0 = a0.lanewise(ROR, 5);
@@ -1748,14 +1772,14 @@ public final class SerpentVec128 extends BlockKernel {
         b1 = b1.lanewise(XOR, b0);
         a2 = a2.lanewise(XOR, a1);
         b2 = b2.lanewise(XOR, b1);
-        a2 = a2.lanewise(XOR, k[r + 4]);
-        b2 = b2.lanewise(XOR, k[r + 4]);
-        a1 = a1.lanewise(XOR, k[r + 5]);
-        b1 = b1.lanewise(XOR, k[r + 5]);
-        a3 = a3.lanewise(XOR, k[r + 6]);
-        b3 = b3.lanewise(XOR, k[r + 6]);
-        a4 = a4.lanewise(XOR, k[r + 7]);
-        b4 = b4.lanewise(XOR, k[r + 7]);
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 4) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 4) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 5) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 5) * SETS * LANES + 1 * LANES));
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 6) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 6) * SETS * LANES + 1 * LANES));
+        a4 = a4.lanewise(XOR, IntVector.fromArray(S, k, (r + 7) * SETS * LANES + 0 * LANES));
+        b4 = b4.lanewise(XOR, IntVector.fromArray(S, k, (r + 7) * SETS * LANES + 1 * LANES));
         a3 = a3.lanewise(ROR, 22);
         b3 = b3.lanewise(ROR, 22);
         a2 = a2.lanewise(ROR, 5);
@@ -1810,14 +1834,14 @@ public final class SerpentVec128 extends BlockKernel {
         b2 = b2.lanewise(XOR, b3);
         a0 = a0.lanewise(XOR, a4);
         b0 = b0.lanewise(XOR, b4);
-        a3 = a3.lanewise(XOR, k[r + 0]);
-        b3 = b3.lanewise(XOR, k[r + 0]);
-        a0 = a0.lanewise(XOR, k[r + 1]);
-        b0 = b0.lanewise(XOR, k[r + 1]);
-        a1 = a1.lanewise(XOR, k[r + 2]);
-        b1 = b1.lanewise(XOR, k[r + 2]);
-        a2 = a2.lanewise(XOR, k[r + 3]);
-        b2 = b2.lanewise(XOR, k[r + 3]);
+        a3 = a3.lanewise(XOR, IntVector.fromArray(S, k, (r + 0) * SETS * LANES + 0 * LANES));
+        b3 = b3.lanewise(XOR, IntVector.fromArray(S, k, (r + 0) * SETS * LANES + 1 * LANES));
+        a0 = a0.lanewise(XOR, IntVector.fromArray(S, k, (r + 1) * SETS * LANES + 0 * LANES));
+        b0 = b0.lanewise(XOR, IntVector.fromArray(S, k, (r + 1) * SETS * LANES + 1 * LANES));
+        a1 = a1.lanewise(XOR, IntVector.fromArray(S, k, (r + 2) * SETS * LANES + 0 * LANES));
+        b1 = b1.lanewise(XOR, IntVector.fromArray(S, k, (r + 2) * SETS * LANES + 1 * LANES));
+        a2 = a2.lanewise(XOR, IntVector.fromArray(S, k, (r + 3) * SETS * LANES + 0 * LANES));
+        b2 = b2.lanewise(XOR, IntVector.fromArray(S, k, (r + 3) * SETS * LANES + 1 * LANES));
         a3.intoArray(t, 0 * LANES);
         a0.intoArray(t, 1 * LANES);
         a1.intoArray(t, 2 * LANES);
@@ -1832,5 +1856,6 @@ public final class SerpentVec128 extends BlockKernel {
     public void destroy() {
         scalar.destroy();
         Arrays.fill(t, 0);
+        Arrays.fill(kv, 0);
     }
 }
