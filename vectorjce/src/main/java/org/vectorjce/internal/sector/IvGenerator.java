@@ -368,10 +368,11 @@ public abstract class IvGenerator {
 
         // Diffuser A: 5 passes, rotations 9, 0, 13, 0, word i mixed with words i - 2 and i - 5 (mod n).
         // Diffuser B: 3 passes, rotations 0, 10, 0, 25, with words i + 2 and i + 5 (mod n). As in
-        // dm-crypt's diffuser_{a,b}_{de,en}crypt; n is a multiple of 4, so each loop step does 4 words.
-        // The decryptions are the read path, four words a step with the neighbours a step reads
-        // carried in locals: A's words i - 1 .. i - 5 were written just before (a chain through
-        // memory would wait on each store), B's words i + 2 .. i + 8 are read once each.
+        // dm-crypt's diffuser_{a,b}_{de,en}crypt; n is a multiple of 4, so each loop step does 4 words
+        // with no index arithmetic, and the 8 words whose neighbours wrap round are written out. Where
+        // a step's neighbours were written just before (A's decryption: words i - 1 .. i - 5; B's
+        // encryption: words i + 4 .. i + 8) they are carried in locals, since a chain through memory
+        // would wait on each store; B's decryption carries its words i + 2 .. i + 8 to read each once.
         static void diffuserADecrypt(int[] d) {
             int n = d.length;
             for (int r = 0; r < 5; r++) {
