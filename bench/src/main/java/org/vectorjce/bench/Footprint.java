@@ -31,6 +31,8 @@ public final class Footprint {
             {"VectorJCE", "AES/CTR/NoPadding"}, {"SunJCE", "AES/CTR/NoPadding"},
             {"VectorJCE", "AES/XTS/NoPadding"}, {"VectorJCE", "Twofish/CBC/PKCS5Padding"},
             {"BC", "Twofish/CBC/PKCS5Padding"}, {"VectorJCE", "Twofish/XTS/NoPadding"},
+            {"VectorJCE", "Serpent/CBC/PKCS5Padding"}, {"BC", "Serpent/CBC/PKCS5Padding"},
+            {"VectorJCE", "Serpent/XTS/NoPadding"},
         };
         int n = 2000;
         for (String[] c : cases) {
