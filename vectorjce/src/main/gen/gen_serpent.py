@@ -390,8 +390,11 @@ def vector(bits):
         out += ["    /** Fills {@link #kv} from the scalar schedule. */",
                 "    private void spread() {",
                 "        int[] k = scalar.subkeys();",
-                "        for (int w = 0; w < 132; w++) {",
-                "            Arrays.fill(kv, w * SETS * LANES, (w + 1) * SETS * LANES, k[w]);",
+                "        for (int w = 0, o = 0; w < 132; w++) { // vector stores: a new key per message pays for this",
+                "            IntVector x = IntVector.broadcast(S, k[w]);",
+                "            for (int s = 0; s < SETS; s++, o += LANES) {",
+                "                x.intoArray(kv, o);",
+                "            }",
                 "        }",
                 "    }", ""]
     out += [
