@@ -102,12 +102,7 @@ public final class BitlkCommand {
         }
         BitlkVolume.Builder b = BitlkVolume.at(image);
         if (o.volumeKeyFile != null) {
-            long size = Files.size(o.volumeKeyFile);
-            if (size > 64) {
-                throw new VolumeException("The volume key file " + o.volumeKeyFile + " is " + size
-                        + " bytes: a BitLocker volume key is 16 to 64");
-            }
-            byte[] k = Files.readAllBytes(o.volumeKeyFile);
+            byte[] k = volumeKeyFile(o.volumeKeyFile, 0, 64, "a BitLocker volume key is 16 to 64");
             try {
                 b.volumeKey(k);
             } finally {
@@ -131,7 +126,7 @@ public final class BitlkCommand {
                     return Exits.OK;
                 }
                 case "decrypt" -> {
-                    return decrypt(v, target);
+                    return copy(v.payload(), target);
                 }
                 default -> {
                     byte[] k = v.volumeKey();
@@ -144,6 +139,24 @@ public final class BitlkCommand {
                 }
             }
         }
+    }
+
+    /**
+     * The bytes of {@code --volume-key-file f}, refused (naming {@code expected}, e.g. "a
+     * BitLocker volume key is 16 to 64") unless {@code min} to {@code max} bytes long; never reads
+     * more than {@code max + 1} bytes, whatever the file grows to. The caller wipes the array.
+     */
+    static byte[] volumeKeyFile(Path f, int min, int max, String expected) throws IOException, VolumeException {
+        byte[] k;
+        try (InputStream in = Files.newInputStream(f)) {
+            k = in.readNBytes(max + 1);
+        }
+        if (k.length < min || k.length > max) {
+            long size = k.length > max ? Math.max(Files.size(f), k.length) : k.length;
+            Arrays.fill(k, (byte) 0);
+            throw new VolumeException("The volume key file " + f + " is " + size + " bytes: " + expected);
+        }
+        return k;
     }
 
     /**
@@ -189,10 +202,6 @@ public final class BitlkCommand {
         } catch (IOException | VolumeException | RuntimeException e) {
             return false;
         }
-    }
-
-    private static int decrypt(BitlkVolume v, Path target) throws IOException, VolumeException {
-        return copy(v.payload(), target);
     }
 
     /** Writes all of {@code plain} into the new file {@code target}, which is removed again on failure. */

@@ -78,12 +78,8 @@ public final class Fvault2Command {
         }
         Fvault2Volume.Builder b = Fvault2Volume.at(image);
         if (volumeKeyFile != null) {
-            long size = Files.size(volumeKeyFile);
-            if (size != info.keyBits() / 8) {
-                throw new VolumeException("The volume key file " + volumeKeyFile + " is " + size + " bytes: a "
-                        + "FileVault 2 volume key is " + info.keyBits() / 8);
-            }
-            byte[] k = Files.readAllBytes(volumeKeyFile);
+            int bytes = info.keyBits() / 8;
+            byte[] k = BitlkCommand.volumeKeyFile(volumeKeyFile, bytes, bytes, "a FileVault 2 volume key is " + bytes);
             try {
                 b.volumeKey(k);
             } finally {
