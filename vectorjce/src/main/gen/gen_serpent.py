@@ -329,6 +329,7 @@ def vector(bits):
         return f"k[{idx}]"
     out = [HEADER + "package org.vectorjce.internal.vector;", "",
            "import static jdk.incubator.vector.VectorOperators.LSHL;",
+           "import static jdk.incubator.vector.VectorOperators.REVERSE_BYTES;",
            "import static jdk.incubator.vector.VectorOperators.ROL;",
            "import static jdk.incubator.vector.VectorOperators.ROR;",
            "import static jdk.incubator.vector.VectorOperators.XOR;", "",
@@ -424,6 +425,48 @@ def vector(bits):
            "        }",
            "        scalar.decryptBlocks(in, inOff, out, outOff, blocks);",
            "    }", "",
+           "    /**",
+           "     * CTR with the counter blocks made in word form, so a batch needs no load transposition:",
+           "     * words X0..X2 are the counter's top 96 bits, the same in every lane, and X3 is its low 32",
+           "     * bits plus the lane's block index (byte-swapped: the counter is big-endian, a block's",
+           "     * words little-endian). The key stream is transposed back and XORed into the data in",
+           "     * registers. A batch in which the low 32 bits would wrap is left to the CTR mode, which",
+           "     * carries into the words above.",
+           "     */",
+           "    @Override",
+           "    public int ctrXor(long[] ctr, byte[] in, int inOff, byte[] out, int outOff, int blocks) {",
+           "        int[] k = " + ("kv;" if kv else "scalar.subkeys();"),
+           "        long hi = ctr[0], lo = ctr[1];",
+           "        int done = 0;",
+           "        while (blocks - done >= WAY && Integer.compareUnsigned((int) lo, -WAY) <= 0) {",
+           "            counters(hi, lo);",
+           "            encryptBatch(k, t);",
+           "            storeXor(in, inOff, out, outOff);",
+           "            lo += WAY;",
+           "            if (Long.compareUnsigned(lo, WAY) < 0) { // carry out of the low 64 bits",
+           "                hi++;",
+           "            }",
+           "            inOff += 16 * WAY;",
+           "            outOff += 16 * WAY;",
+           "            done += WAY;",
+           "        }",
+           "        ctr[0] = hi;",
+           "        ctr[1] = lo;",
+           "        return done;",
+           "    }", "",
+           "    /** The words of counter blocks {hi, lo} .. {hi, lo + WAY - 1} (no wrap of the low 32 bits) into {@link #t}. */",
+           "    private void counters(long hi, long lo) {",
+           "        int[] t = this.t;",
+           "        IntVector w0 = IntVector.broadcast(S, Integer.reverseBytes((int) (hi >>> 32)));",
+           "        IntVector w1 = IntVector.broadcast(S, Integer.reverseBytes((int) hi));",
+           "        IntVector w2 = IntVector.broadcast(S, Integer.reverseBytes((int) (lo >>> 32)));",
+           "        for (int s = 0, c = (int) lo; s < " + ("SETS" if kv else str(SETS)) + "; s++, c += LANES) { // lane i of set s: block s LANES + i",
+           "            w0.intoArray(t, 4 * s * LANES);",
+           "            w1.intoArray(t, (4 * s + 1) * LANES);",
+           "            w2.intoArray(t, (4 * s + 2) * LANES);",
+           "            IntVector.broadcast(S, c).addIndex(1).lanewise(REVERSE_BYTES).intoArray(t, (4 * s + 3) * LANES);",
+           "        }",
+           "    }", "",
            ""]
     m = lanes // 4  # blocks per vector
 
@@ -483,6 +526,17 @@ def vector(bits):
         for i in range(4):
             g = ".rearrange(UNGROUP)" if m > 1 else ""
             out.append(f"        v{si}{i}{g}.reinterpretAsBytes().intoArray(out, off + {16 * m * (4 * si + i)});")
+    out += ["    }", "",
+            "    /** {@link #store} of the key stream in {@link #t}, XORed into WAY blocks of {@code in} on their way to {@code out}. */",
+            "    private void storeXor(byte[] in, int inOff, byte[] out, int outOff) {",
+            "        int[] t = this.t;"]
+    for si in range(SETS):
+        out += [f"        IntVector x{si}{j} = IntVector.fromArray(S, t, {4 * si + j} * LANES);" for j in range(4)]
+        out += transpose([f"x{si}{j}" for j in range(4)], [f"v{si}{i}" for i in range(4)], "        ")
+        for i in range(4):
+            g = ".rearrange(UNGROUP)" if m > 1 else ""
+            o = 16 * m * (4 * si + i)
+            out.append(f"        ByteVector.fromArray(B, in, inOff + {o}).lanewise(XOR, v{si}{i}{g}.reinterpretAsBytes()).intoArray(out, outOff + {o});")
     out += ["    }", ""]
     # Four rounds per method: C1 (tier 3) fails on a method of eight rounds of two sets ("out of
     # virtual registers") and a method C1 gave up on may never reach C2. The words pass between

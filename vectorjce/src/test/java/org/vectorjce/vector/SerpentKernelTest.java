@@ -137,6 +137,61 @@ class SerpentKernelTest {
         }));
     }
 
+    /**
+     * CTR through each kernel forced by name, whose vector kernels build counter words in lanes
+     * ({@code ctrXor}): counters whose low 32, 64 and all 128 bits wrap inside or at the edge of a
+     * batch, in one call and in pieces, against counter blocks counted with {@code BigInteger}
+     * and encrypted by Bouncy Castle's {@code SerpentEngine}.
+     */
+    @TestFactory
+    Stream<DynamicTest> ctrCountersWrapAsOneBigEndianNumber() {
+        return all().stream().filter(f -> f.unavailableReason() == null).map(f -> DynamicTest.dynamicTest(f.name(), () -> {
+            VectorJceProvider p = TestProviders.withKernel("Serpent", f.name());
+            Random r = new Random(11);
+            byte[] key = new byte[32];
+            r.nextBytes(key);
+            SerpentEngine bc = new SerpentEngine();
+            bc.init(true, new KeyParameter(key));
+            java.math.BigInteger mod = java.math.BigInteger.ONE.shiftLeft(128);
+            String[] ivs = {"00000000000000000000000000000000", "0123456789abcdef00000000fffffff0",
+                    "0123456789abcdef00000000ffffffe1", "0123456789abcdefffffffffffffffed",
+                    "fffffffffffffffffffffffffffffff9", "00000000000000000000000000000041"};
+            Cipher c = Cipher.getInstance("Serpent/CTR/NoPadding", p);
+            for (String ivHex : ivs) {
+                byte[] iv = HEX.parseHex(ivHex);
+                for (int len : new int[] {16 * 16, 16 * 32 + 5, 16 * 80, 16 * 101 + 9}) {
+                    byte[] pt = new byte[len];
+                    r.nextBytes(pt);
+                    byte[] want = new byte[len];
+                    java.math.BigInteger ctr = new java.math.BigInteger(1, iv);
+                    byte[] block = new byte[16], ks = new byte[16];
+                    for (int off = 0; off < len; off += 16, ctr = ctr.add(java.math.BigInteger.ONE).mod(mod)) {
+                        byte[] b = ctr.toByteArray();
+                        Arrays.fill(block, (byte) 0);
+                        System.arraycopy(b, Math.max(0, b.length - 16), block, Math.max(0, 16 - b.length), Math.min(16, b.length));
+                        bc.processBlock(block, 0, ks, 0);
+                        for (int i = 0; i < 16 && off + i < len; i++) {
+                            want[off + i] = (byte) (pt[off + i] ^ ks[i]);
+                        }
+                    }
+                    String what = f.name() + " iv " + ivHex + " length " + len;
+                    c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "Serpent"), new javax.crypto.spec.IvParameterSpec(iv));
+                    assertArrayEquals(want, c.doFinal(pt), what);
+                    // In pieces that end mid-batch and mid-block, in place.
+                    byte[] buf = pt.clone();
+                    c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "Serpent"), new javax.crypto.spec.IvParameterSpec(iv));
+                    int done = 0;
+                    for (int piece : new int[] {16 * 3 + 7, 16 * 21, 16 * 17 + 1}) {
+                        int n = Math.min(piece, len - done);
+                        done += c.update(buf, done, n, buf, done);
+                    }
+                    c.doFinal(buf, done, len - done, buf, done);
+                    assertArrayEquals(want, buf, what + " in pieces");
+                }
+            }
+        }));
+    }
+
     /** Section 3 of the submission: a short key is the 256-bit key "1 bit, then zeros" after it. */
     @Test
     void shortKeysArePaddedAsTheSpecificationSays() {

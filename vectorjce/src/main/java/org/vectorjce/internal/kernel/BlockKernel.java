@@ -50,6 +50,17 @@ public abstract class BlockKernel {
     }
 
     /**
+     * CTR's key stream XORed straight into the data, for kernels that build counter blocks in their
+     * own word layout: XORs the key stream of the first {@code b <= blocks} counter blocks from
+     * {@code ctr} (the 128-bit big-endian counter as {hi, lo}, advanced by {@code b}, wrapping
+     * modulo 2^128) into {@code in}, writing {@code out}, and returns {@code b}. The CTR mode runs
+     * the blocks this leaves with {@link #encryptBlocks}; the default, 0, leaves them all.
+     */
+    public int ctrXor(long[] ctr, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        return 0;
+    }
+
+    /**
      * A mode run whole by the kernel: {@link #start} per message (or to rewind to a chaining
      * value), then {@link #process} on what the mode would process, in order, and
      * {@link #processFinal} on the message's last piece, which leaves the engine rewound to the

@@ -7,8 +7,9 @@ import java.util.Arrays;
 /**
  * CTR (NIST SP 800-38A §6.5): the 16-byte IV is the first counter block, incremented as one
  * 128-bit big-endian integer kept as two longs, wrapping modulo 2^128 — as SunJCE, Bouncy Castle
- * ({@code SICBlockCipher}) and Linux {@code ctr()} do. Counter blocks for a chunk are built by
- * {@link BlockPasses#ctrBlocks} and encrypted in one kernel call. A partial last block keeps its
+ * ({@code SICBlockCipher}) and Linux {@code ctr()} do. A kernel that builds counters in its own
+ * layout takes what it can ({@link BlockKernel#ctrXor}); for the rest, counter blocks for a chunk
+ * are built by {@link BlockPasses#ctrBlocks} and encrypted in one kernel call. A partial last block keeps its
  * unused key stream for the next call.
  */
 final class CtrMode extends Mode {
@@ -77,17 +78,27 @@ final class CtrMode extends Mode {
             whole.process(in, inOff, out, outOff, len);
             return;
         }
-        BlockPasses ops = ops();
-        if (scratch == null || scratch.length < Math.min(len, CHUNK_BLOCKS * BLOCK)) {
-            scratch = scratch(scratch, len);
-            keyStream = scratch(keyStream, len);
-        }
         // Key stream left over from a previous partial block.
         while (len > 0 && ksPos < BLOCK) {
             out[outOff++] = (byte) (in[inOff++] ^ ks[ksPos++]);
             len--;
         }
         int full = len & ~(BLOCK - 1);
+        if (full > 0) {
+            int done = BLOCK * kernel.ctrXor(ctr, in, inOff, out, outOff, full / BLOCK);
+            inOff += done;
+            outOff += done;
+            full -= done;
+            len -= done;
+        }
+        if (len == 0) {
+            return;
+        }
+        BlockPasses ops = ops();
+        if (scratch == null || scratch.length < Math.min(len, CHUNK_BLOCKS * BLOCK)) {
+            scratch = scratch(scratch, len);
+            keyStream = scratch(keyStream, len);
+        }
         while (full > 0) {
             int n = Math.min(full, scratch.length);
             ops.ctrBlocks(ctr, scratch, 0, n / BLOCK);

@@ -2,6 +2,7 @@
 package org.vectorjce.internal.vector;
 
 import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.REVERSE_BYTES;
 import static jdk.incubator.vector.VectorOperators.ROL;
 import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
@@ -112,6 +113,50 @@ public final class SerpentVec256 extends BlockKernel {
         scalar.decryptBlocks(in, inOff, out, outOff, blocks);
     }
 
+    /**
+     * CTR with the counter blocks made in word form, so a batch needs no load transposition:
+     * words X0..X2 are the counter's top 96 bits, the same in every lane, and X3 is its low 32
+     * bits plus the lane's block index (byte-swapped: the counter is big-endian, a block's
+     * words little-endian). The key stream is transposed back and XORed into the data in
+     * registers. A batch in which the low 32 bits would wrap is left to the CTR mode, which
+     * carries into the words above.
+     */
+    @Override
+    public int ctrXor(long[] ctr, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        int[] k = kv;
+        long hi = ctr[0], lo = ctr[1];
+        int done = 0;
+        while (blocks - done >= WAY && Integer.compareUnsigned((int) lo, -WAY) <= 0) {
+            counters(hi, lo);
+            encryptBatch(k, t);
+            storeXor(in, inOff, out, outOff);
+            lo += WAY;
+            if (Long.compareUnsigned(lo, WAY) < 0) { // carry out of the low 64 bits
+                hi++;
+            }
+            inOff += 16 * WAY;
+            outOff += 16 * WAY;
+            done += WAY;
+        }
+        ctr[0] = hi;
+        ctr[1] = lo;
+        return done;
+    }
+
+    /** The words of counter blocks {hi, lo} .. {hi, lo + WAY - 1} (no wrap of the low 32 bits) into {@link #t}. */
+    private void counters(long hi, long lo) {
+        int[] t = this.t;
+        IntVector w0 = IntVector.broadcast(S, Integer.reverseBytes((int) (hi >>> 32)));
+        IntVector w1 = IntVector.broadcast(S, Integer.reverseBytes((int) hi));
+        IntVector w2 = IntVector.broadcast(S, Integer.reverseBytes((int) (lo >>> 32)));
+        for (int s = 0, c = (int) lo; s < SETS; s++, c += LANES) { // lane i of set s: block s LANES + i
+            w0.intoArray(t, 4 * s * LANES);
+            w1.intoArray(t, (4 * s + 1) * LANES);
+            w2.intoArray(t, (4 * s + 2) * LANES);
+            IntVector.broadcast(S, c).addIndex(1).lanewise(REVERSE_BYTES).intoArray(t, (4 * s + 3) * LANES);
+        }
+    }
+
 
     // The transposition (in registers, no scalar stores: a vector load of words just stored one
     // by one stalls on store forwarding). Within a set, vector i holds blocks m i .. m i + m - 1
@@ -199,6 +244,43 @@ public final class SerpentVec256 extends BlockKernel {
         v11.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 160);
         v12.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 192);
         v13.rearrange(UNGROUP).reinterpretAsBytes().intoArray(out, off + 224);
+    }
+
+    /** {@link #store} of the key stream in {@link #t}, XORed into WAY blocks of {@code in} on their way to {@code out}. */
+    private void storeXor(byte[] in, int inOff, byte[] out, int outOff) {
+        int[] t = this.t;
+        IntVector x00 = IntVector.fromArray(S, t, 0 * LANES);
+        IntVector x01 = IntVector.fromArray(S, t, 1 * LANES);
+        IntVector x02 = IntVector.fromArray(S, t, 2 * LANES);
+        IntVector x03 = IntVector.fromArray(S, t, 3 * LANES);
+        IntVector v00a = x00.blend(x01.rearrange(UP1), ODD);
+        IntVector v00b = x00.rearrange(DOWN1).blend(x01, ODD);
+        IntVector v00c = x02.blend(x03.rearrange(UP1), ODD);
+        IntVector v00d = x02.rearrange(DOWN1).blend(x03, ODD);
+        IntVector v00 = v00a.blend(v00c.rearrange(ROT2), HIGH);
+        IntVector v01 = v00b.blend(v00d.rearrange(ROT2), HIGH);
+        IntVector v02 = v00a.rearrange(ROT2).blend(v00c, HIGH);
+        IntVector v03 = v00b.rearrange(ROT2).blend(v00d, HIGH);
+        ByteVector.fromArray(B, in, inOff + 0).lanewise(XOR, v00.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 0);
+        ByteVector.fromArray(B, in, inOff + 32).lanewise(XOR, v01.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 32);
+        ByteVector.fromArray(B, in, inOff + 64).lanewise(XOR, v02.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 64);
+        ByteVector.fromArray(B, in, inOff + 96).lanewise(XOR, v03.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 96);
+        IntVector x10 = IntVector.fromArray(S, t, 4 * LANES);
+        IntVector x11 = IntVector.fromArray(S, t, 5 * LANES);
+        IntVector x12 = IntVector.fromArray(S, t, 6 * LANES);
+        IntVector x13 = IntVector.fromArray(S, t, 7 * LANES);
+        IntVector v10a = x10.blend(x11.rearrange(UP1), ODD);
+        IntVector v10b = x10.rearrange(DOWN1).blend(x11, ODD);
+        IntVector v10c = x12.blend(x13.rearrange(UP1), ODD);
+        IntVector v10d = x12.rearrange(DOWN1).blend(x13, ODD);
+        IntVector v10 = v10a.blend(v10c.rearrange(ROT2), HIGH);
+        IntVector v11 = v10b.blend(v10d.rearrange(ROT2), HIGH);
+        IntVector v12 = v10a.rearrange(ROT2).blend(v10c, HIGH);
+        IntVector v13 = v10b.rearrange(ROT2).blend(v10d, HIGH);
+        ByteVector.fromArray(B, in, inOff + 128).lanewise(XOR, v10.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 128);
+        ByteVector.fromArray(B, in, inOff + 160).lanewise(XOR, v11.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 160);
+        ByteVector.fromArray(B, in, inOff + 192).lanewise(XOR, v12.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 192);
+        ByteVector.fromArray(B, in, inOff + 224).lanewise(XOR, v13.rearrange(UNGROUP).reinterpretAsBytes()).intoArray(out, outOff + 224);
     }
 
     /** Encrypts the batch in {@code t} in place with subkeys {@code k} (132 words): 32 rounds (section 3). */
