@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.vectorjce.SectorCipher;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
@@ -190,6 +191,72 @@ class SectorOracleTest {
             byte[] buf = want.clone();
             assertEquals(buf.length, c.doFinal(buf, 0, buf.length, buf, 0));
             assertArrayEquals(plain, buf, where + ", decrypted in place");
+        }
+    }
+
+    static Stream<Arguments> xtsKernels() {
+        List<Arguments> l = new ArrayList<>();
+        for (String alg : ALGORITHMS) {
+            for (String k : org.vectorjce.internal.kernel.Kernels.availableNames(alg)) {
+                l.add(Arguments.of(alg, k));
+            }
+        }
+        return l.stream();
+    }
+
+    /**
+     * One sector per call in the orders a disk layer reads, through {@code SectorCipher} and through
+     * a JCA {@code init} per sector with the sector's IV: runs that count up (where XTS makes first
+     * tweaks ahead), across 2^32 (where {@code plain} wraps and the IVs stop counting) and 2^64,
+     * jumps back into and past a run, the same sector twice, and a run broken by a call of many
+     * sectors. Each sector against the oracle.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("xtsKernels")
+    void xtsSectorBySectorInEveryOrder(String alg, String kernel) throws Exception {
+        VectorJceProvider p = TestProviders.withKernel(alg, kernel);
+        Random rnd = new Random((alg + kernel).hashCode());
+        byte[] key = new byte[64];
+        rnd.nextBytes(key);
+        List<long[]> calls = new ArrayList<>(); // {first sector, count}
+        for (long start : new long[] {0, (1L << 32) - 40, -37L}) {
+            for (long n = start; n < start + 75; n++) {
+                calls.add(new long[] {n, 1});
+            }
+        }
+        for (long n : new long[] {5, 6, 7, 6, 20, 21, 22, 22, 23, 3, 24, 25, 26, 100, 101, 102, 103, 104, 60, 105, 106}) {
+            calls.add(new long[] {n, 1});
+        }
+        calls.add(new long[] {107, 40});
+        for (long n = 147; n < 180; n++) {
+            calls.add(new long[] {n, n % 7 == 0 ? 3 : 1});
+        }
+        for (String gen : new String[] {"plain64", "plain"}) {
+            SectorCipher sc = SectorCipher.of(alg.toLowerCase(java.util.Locale.ROOT) + "-xts-" + gen, key, 512, false, p);
+            Cipher jca = Cipher.getInstance(alg + "/XTS/NoPadding", p);
+            SecretKeySpec k = new SecretKeySpec(key, alg);
+            for (long[] call : calls) {
+                int count = (int) call[1];
+                byte[] plain = new byte[512 * count];
+                rnd.nextBytes(plain);
+                byte[] want = new byte[plain.length];
+                for (int i = 0; i < count; i++) {
+                    byte[] iv = dmCryptIv(gen, call[0] + i, alg, key);
+                    System.arraycopy(oracleSector("XTS", alg, key, iv, Arrays.copyOfRange(plain, 512 * i, 512 * (i + 1)), true),
+                            0, want, 512 * i, 512);
+                }
+                String where = alg + " " + kernel + " " + gen + " sector " + Long.toUnsignedString(call[0]) + " x" + count;
+                byte[] buf = plain.clone();
+                sc.encrypt(call[0], buf, 0, buf.length);
+                assertArrayEquals(want, buf, where + " (SectorCipher)");
+                sc.decrypt(call[0], buf, 0, buf.length);
+                assertArrayEquals(plain, buf, where + " (SectorCipher, decrypted)");
+                if (count == 1) {
+                    jca.init(Cipher.ENCRYPT_MODE, k, new IvParameterSpec(dmCryptIv(gen, call[0], alg, key)));
+                    assertArrayEquals(want, jca.doFinal(plain), where + " (JCA init per sector)");
+                }
+            }
+            sc.close();
         }
     }
 

@@ -50,6 +50,15 @@ public abstract class BlockKernel {
     }
 
     /**
+     * Blocks this kernel runs as one batch, where a call with fewer runs them one at a time on a
+     * slower tail; 1, the default, for a kernel without such batches. A caller that can see blocks
+     * coming (XTS's first tweaks for sectors read in order) asks for this many at once.
+     */
+    public int batchBlocks() {
+        return 1;
+    }
+
+    /**
      * CTR's key stream XORed straight into the data, for kernels that build counter blocks in their
      * own word layout: XORs the key stream of the first {@code b <= blocks} counter blocks from
      * {@code ctr} (the 128-bit big-endian counter as {hi, lo}, advanced by {@code b}, wrapping

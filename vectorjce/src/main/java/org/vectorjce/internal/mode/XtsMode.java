@@ -20,6 +20,8 @@ public final class XtsMode extends TweakedMode {
     public static final long MAX_DATA_UNIT_BYTES = (1L << 20) * BLOCK;
 
     private final BlockKernel tweakKernel;
+    /** First tweaks made ahead for IVs that count up (sector by sector); null for a tweak kernel without batches. */
+    private final TweakAhead ahead;
     private final long[] tweak = new long[2];
     /**
      * The IV and first tweak E(K2, i) of the last {@link #start}: after every doFinal the cipher
@@ -109,6 +111,7 @@ public final class XtsMode extends TweakedMode {
     XtsMode(BlockKernel dataKernel, BlockKernel tweakKernel, BlockPasses ops) {
         super(dataKernel, ops);
         this.tweakKernel = tweakKernel;
+        this.ahead = tweakKernel.batchBlocks() > 1 ? new TweakAhead(tweakKernel.batchBlocks()) : null;
     }
 
     /** {@code key} = K1 ‖ K2; both kernels re-keyed in place, the cached first tweak forgotten. */
@@ -128,6 +131,9 @@ public final class XtsMode extends TweakedMode {
                 Arrays.fill(unitTweaks, (byte) 0);
             }
             wipeWork();
+            if (ahead != null) {
+                ahead.wipe();
+            }
             return kernel.rekey(k1) && tweakKernel.rekey(k2);
         } finally {
             Arrays.fill(k1, (byte) 0);
@@ -139,7 +145,7 @@ public final class XtsMode extends TweakedMode {
     public void start(boolean encrypt, byte[] iv) {
         this.encrypt = encrypt;
         if (!startValid || !Arrays.equals(startIv, iv)) { // the IV (tweak) is public
-            tweakKernel.encryptBlocks(iv, 0, tmp, 0, 1);
+            firstTweaks(iv, 1, tmp);
             startTweak[0] = (long) BlockPasses.LE64.get(tmp, 0);
             startTweak[1] = (long) BlockPasses.LE64.get(tmp, 8);
             Arrays.fill(tmp, (byte) 0);
@@ -181,14 +187,22 @@ public final class XtsMode extends TweakedMode {
     private byte[] unitTweaks;
     private final long[] unitTweak = new long[2];
 
-    /** All first tweaks E(K2, i) of a batch in one kernel call. */
+    /** All first tweaks E(K2, i) of a batch in one kernel call (or made ahead, {@link TweakAhead}). */
     @Override
     void unitTweaks(byte[] ivs, int count) {
         savedTweaks = scratch(savedTweaks, CHUNK_BLOCKS * BLOCK); // a chunk of units' tweaks
         if (unitTweaks == null || unitTweaks.length < BLOCK * count) {
             unitTweaks = new byte[BLOCK * Math.max(count, 64)];
         }
-        tweakKernel.encryptBlocks(ivs, 0, unitTweaks, 0, count);
+        firstTweaks(ivs, count, unitTweaks);
+    }
+
+    private void firstTweaks(byte[] ivs, int count, byte[] dst) {
+        if (ahead != null) {
+            ahead.encrypt(tweakKernel, ivs, count, dst);
+        } else {
+            tweakKernel.encryptBlocks(ivs, 0, dst, 0, count);
+        }
     }
 
     /** First pass: XOR and save the tweaks at the unit's place in the chunk; see {@link #secondPass}. */
@@ -281,6 +295,9 @@ public final class XtsMode extends TweakedMode {
     public void destroy() {
         super.destroy();
         tweakKernel.destroy();
+        if (ahead != null) {
+            ahead.wipe();
+        }
         tweak[0] = tweak[1] = 0;
         startTweak[0] = startTweak[1] = 0;
         startValid = false;

@@ -94,6 +94,12 @@ public final class SerpentVec512 extends BlockKernel {
      * registers. A batch in which the low 32 bits would wrap is left to the CTR mode, which
      * carries into the words above.
      */
+    /** A call of fewer blocks runs on {@code serpent-bitslice}. */
+    @Override
+    public int batchBlocks() {
+        return WAY;
+    }
+
     @Override
     public int ctrXor(long[] ctr, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         int[] k = scalar.subkeys();
