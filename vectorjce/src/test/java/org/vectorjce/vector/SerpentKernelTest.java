@@ -196,8 +196,8 @@ class SerpentKernelTest {
      * A vector kernel whose width this JVM does not prefer (on AVX2: {@code serpent-vec512-32way})
      * declines, so the tests above skip it; the Vector API still runs its code, in Java rather than
      * compiled to SIMD. Built directly, it is checked here against Bouncy Castle all the same: both
-     * directions at block counts around its batch, and CTR through {@code ctrXor} across the
-     * 32-, 64- and 128-bit wraps.
+     * directions at block counts around its batch, CTR through {@code ctrXor} across the 32-, 64-
+     * and 128-bit wraps, and XTS through {@code xts} with tweaks whose doubling reduces.
      */
     @Test
     void declinedVectorKernelsStillComputeSerpent() throws Exception {
@@ -252,6 +252,34 @@ class SerpentKernelTest {
                 java.math.BigInteger after = c.add(java.math.BigInteger.valueOf(done)).mod(java.math.BigInteger.ONE.shiftLeft(128));
                 assertEquals(after, new java.math.BigInteger(1, java.nio.ByteBuffer.allocate(16).putLong(ctr[0]).putLong(ctr[1]).array()),
                         f.name() + " counter after " + done + " blocks");
+            }
+            // XTS through xts(): T_j = T_0·α^j (IEEE 1619 §5.2, little-endian), each block BC's.
+            for (boolean enc : new boolean[] {true, false}) {
+                SerpentEngine e = new SerpentEngine();
+                e.init(enc, new KeyParameter(key));
+                long[] t = {r.nextLong() | Long.MIN_VALUE, r.nextLong() | Long.MIN_VALUE}; // top bits set: reductions
+                byte[] in = new byte[16 * 2 * way];
+                r.nextBytes(in);
+                byte[] out = new byte[in.length];
+                long lo = t[0], hi = t[1];
+                int done = k.xts(enc, t, in, 0, out, 0, 2 * way + 1);
+                assertEquals(2 * way, done, f.name() + " xts whole batches");
+                byte[] x = new byte[16];
+                for (int b = 0; b < done; b++) {
+                    java.nio.ByteBuffer tb = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(lo).putLong(hi);
+                    for (int i = 0; i < 16; i++) {
+                        x[i] = (byte) (in[16 * b + i] ^ tb.get(i));
+                    }
+                    e.processBlock(x, 0, x, 0);
+                    for (int i = 0; i < 16; i++) {
+                        assertEquals((byte) (x[i] ^ tb.get(i)), out[16 * b + i], f.name() + (enc ? " xts enc" : " xts dec") + " block " + b);
+                    }
+                    long carry = hi >> 63;
+                    hi = (hi << 1) | (lo >>> 63);
+                    lo = (lo << 1) ^ (carry & 0x87);
+                }
+                assertEquals(lo, t[0], f.name() + " tweak after");
+                assertEquals(hi, t[1], f.name() + " tweak after");
             }
             k.destroy();
         }

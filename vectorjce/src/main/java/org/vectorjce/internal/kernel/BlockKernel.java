@@ -70,6 +70,18 @@ public abstract class BlockKernel {
     }
 
     /**
+     * XTS over whole blocks for kernels that make the tweaks in their own word layout: for the
+     * first {@code b <= blocks} blocks, {@code out_j = E(in_j ⊕ T_j) ⊕ T_j} ({@code D} when
+     * {@code !encrypt}), with {@code T_0 = tweak} ({lo, hi}, little-endian halves) and
+     * {@code T_(j+1) = T_j·α} (IEEE 1619-2007 §5.2); leaves {@code tweak} at {@code T_b} and
+     * returns {@code b}. The XTS mode runs the blocks this leaves with its own passes; the
+     * default, 0, leaves them all.
+     */
+    public int xts(boolean encrypt, long[] tweak, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        return 0;
+    }
+
+    /**
      * A mode run whole by the kernel: {@link #start} per message (or to rewind to a chaining
      * value), then {@link #process} on what the mode would process, in order, and
      * {@link #processFinal} on the message's last piece, which leaves the engine rewound to the

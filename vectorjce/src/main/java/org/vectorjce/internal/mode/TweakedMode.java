@@ -48,6 +48,9 @@ abstract class TweakedMode extends Mode {
     @Override
     public final void processUnits(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count, byte[] ivs) {
         unitTweaks(ivs, count);
+        if (unitsInKernel(in, inOff, out, outOff, unitLen, count)) {
+            return;
+        }
         int perChunk = Math.max(1, CHUNK_BLOCKS * BLOCK / unitLen);
         byte[] work = this.work = scratch(this.work, Math.min(count, perChunk) * unitLen);
         int unitBlocks = unitLen / BLOCK;
@@ -66,6 +69,14 @@ abstract class TweakedMode extends Mode {
             outOff += n * unitLen;
             u += n;
         }
+    }
+
+    /**
+     * Runs all {@code count} units (their first tweaks made) in the kernel itself when it can, and
+     * returns true; false, the default, leaves them to the passes of {@link #processUnits}.
+     */
+    boolean unitsInKernel(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count) {
+        return false;
     }
 
     /** Wipes the work buffer (it held P ⊕ T). */

@@ -10,6 +10,8 @@ import java.util.Arrays;
  * the tweaks T_j = E(K2, i)·α^j are generated, XORed in and saved by
  * {@link BlockPasses#xtsXorSave}, the whole chunk goes through one multi-block ECB call of the
  * data kernel, and the saved tweaks are XORed again. Any faster ECB kernel therefore speeds up XTS with no new code.
+ * A kernel that makes the tweaks in its own layout (the Serpent vector kernels,
+ * {@link BlockKernel#xts}) runs its whole batches itself, and these passes take what it leaves.
  *
  * <p>Key = K1 (data) ‖ K2 (tweak); IV = the 16-byte tweak i (dm-crypt {@code plain64}: the sector
  * number, little-endian). A partial last block uses ciphertext stealing (§5.3.2, §5.4.2) in
@@ -158,6 +160,14 @@ public final class XtsMode extends TweakedMode {
 
     @Override
     public void process(byte[] in, int inOff, byte[] out, int outOff, int len) {
+        int inKernel = BLOCK * kernel.xts(encrypt, tweak, in, inOff, out, outOff, len / BLOCK);
+        if (inKernel < len) {
+            passes(tweak, in, inOff + inKernel, out, outOff + inKernel, len - inKernel);
+        }
+    }
+
+    /** Whole blocks from tweak {@code t} (left at the next one) in passes around the kernel's ECB. */
+    private void passes(long[] tweak, byte[] in, int inOff, byte[] out, int outOff, int len) {
         // Linux xts.c shape: tweak XOR, one multi-block ECB call, tweak XOR. The first pass
         // generates the tweaks (in vector lanes) and saves them; the second reads them back,
         // which is faster than generating them again, most of all for one sector per init.
@@ -203,6 +213,27 @@ public final class XtsMode extends TweakedMode {
         } else {
             tweakKernel.encryptBlocks(ivs, 0, dst, 0, count);
         }
+    }
+
+    /**
+     * Units whose blocks are whole batches of a kernel that runs XTS itself ({@link BlockKernel#xts}):
+     * one kernel call per unit from its first tweak, with no pass over memory for the tweaks.
+     */
+    @Override
+    boolean unitsInKernel(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count) {
+        int blocks = unitLen / BLOCK, batch = kernel.batchBlocks();
+        if (batch == 1 || blocks % batch != 0) {
+            return false;
+        }
+        for (int u = 0; u < count; u++, inOff += unitLen, outOff += unitLen) {
+            setUnitTweak(u);
+            int done = kernel.xts(encrypt, unitTweak, in, inOff, out, outOff, blocks);
+            if (done < blocks) { // a kernel may stop short; the passes finish the unit
+                int at = BLOCK * done;
+                passes(unitTweak, in, inOff + at, out, outOff + at, unitLen - at);
+            }
+        }
+        return true;
     }
 
     /** First pass: XOR and save the tweaks at the unit's place in the chunk; see {@link #secondPass}. */

@@ -2,6 +2,7 @@
 package org.vectorjce.internal.vector;
 
 import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.REVERSE_BYTES;
 import static jdk.incubator.vector.VectorOperators.ROL;
 import static jdk.incubator.vector.VectorOperators.ROR;
@@ -47,6 +48,9 @@ public final class SerpentVec512 extends BlockKernel {
     /** Words of one batch, word-major: set s, word j at {@code (4 s + j) * LANES}. */
     private final int[] t = new int[128];
 
+    /** XTS: the batch's tweaks in the same layout (key material: wiped with the key). */
+    private final int[] tw = new int[128];
+
     SerpentVec512(byte[] key) {
         super(NAME);
         scalar = SerpentBitslice.schedule(key);
@@ -55,6 +59,7 @@ public final class SerpentVec512 extends BlockKernel {
     @Override
     public boolean rekey(byte[] key) {
         Arrays.fill(t, 0); // the old key's last batch
+        Arrays.fill(tw, 0);
         return scalar.rekey(key);
     }
 
@@ -133,6 +138,73 @@ public final class SerpentVec512 extends BlockKernel {
             w1.intoArray(t, (4 * s + 1) * LANES);
             w2.intoArray(t, (4 * s + 2) * LANES);
             IntVector.broadcast(S, c).addIndex(1).lanewise(REVERSE_BYTES).intoArray(t, (4 * s + 3) * LANES);
+        }
+    }
+
+    /**
+     * XTS with the tweaks made in the batch's word layout: each batch's WAY tweaks T·α^j come
+     * from its first by lanewise shifts (no tweak pass over memory), are XORed into the words
+     * after the load transposition and again before the store transposition.
+     */
+    @Override
+    public int xts(boolean encrypt, long[] tweak, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
+        int[] k = scalar.subkeys();
+        long lo = tweak[0], hi = tweak[1];
+        int done = 0;
+        while (blocks - done >= WAY) {
+            tweaks(lo, hi);
+            load(in, inOff);
+            xorTweaks();
+            if (encrypt) {
+                encryptBatch(k, t);
+            } else {
+                decryptBatch(k, t);
+            }
+            xorTweaks();
+            store(out, outOff);
+            long top = hi >>> (64 - WAY); // T·α^WAY: the WAY bits shifted out of the top, reduced
+            hi = (hi << WAY) | (lo >>> (64 - WAY));
+            lo = (lo << WAY) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
+            inOff += 16 * WAY;
+            outOff += 16 * WAY;
+            done += WAY;
+        }
+        tweak[0] = lo;
+        tweak[1] = hi;
+        return done;
+    }
+
+    /**
+     * The words of tweaks T·α^j, j < WAY, into {@link #tw}, T = {lo, hi} (little-endian halves):
+     * block j = s LANES + i is lane i of set s, whose first tweak B = T·α^(s LANES) is made
+     * here; lane i holds B·α^i = (B << i) with the i bits shifted out of the top reduced by
+     * x^128 = x^7 + x^2 + x + 1 (i < 16, so the reduction stays in word 0).
+     */
+    private void tweaks(long lo, long hi) {
+        int[] tw = this.tw;
+        IntVector up = IntVector.zero(S).addIndex(1); // i
+        IntVector down = IntVector.broadcast(S, 31).sub(up); // x >>> 1 >>> (31 - i) is x >>> (32 - i), and 0 for i = 0
+        for (int s = 0; s < 2; s++) {
+            IntVector w0 = IntVector.broadcast(S, (int) lo), w1 = IntVector.broadcast(S, (int) (lo >>> 32));
+            IntVector w2 = IntVector.broadcast(S, (int) hi), w3 = IntVector.broadcast(S, (int) (hi >>> 32));
+            IntVector c0 = w0.lanewise(LSHR, 1).lanewise(LSHR, down), c1 = w1.lanewise(LSHR, 1).lanewise(LSHR, down);
+            IntVector c2 = w2.lanewise(LSHR, 1).lanewise(LSHR, down), c3 = w3.lanewise(LSHR, 1).lanewise(LSHR, down);
+            IntVector r = c3.lanewise(XOR, c3.lanewise(LSHL, 1)).lanewise(XOR, c3.lanewise(LSHL, 2)).lanewise(XOR, c3.lanewise(LSHL, 7));
+            w0.lanewise(LSHL, up).lanewise(XOR, r).intoArray(tw, 4 * s * LANES);
+            w1.lanewise(LSHL, up).or(c0).intoArray(tw, (4 * s + 1) * LANES);
+            w2.lanewise(LSHL, up).or(c1).intoArray(tw, (4 * s + 2) * LANES);
+            w3.lanewise(LSHL, up).or(c2).intoArray(tw, (4 * s + 3) * LANES);
+            long top = hi >>> (64 - LANES); // the next set's first tweak: T·α^LANES
+            hi = (hi << LANES) | (lo >>> (64 - LANES));
+            lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
+        }
+    }
+
+    /** {@link #t} ^= {@link #tw}, word vector by word vector. */
+    private void xorTweaks() {
+        int[] t = this.t, tw = this.tw;
+        for (int o = 0; o < 4 * WAY; o += LANES) {
+            IntVector.fromArray(S, t, o).lanewise(XOR, IntVector.fromArray(S, tw, o)).intoArray(t, o);
         }
     }
 
@@ -1922,5 +1994,6 @@ public final class SerpentVec512 extends BlockKernel {
     public void destroy() {
         scalar.destroy();
         Arrays.fill(t, 0);
+        Arrays.fill(tw, 0);
     }
 }
