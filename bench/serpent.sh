@@ -21,6 +21,8 @@ done
 . ./jdk25.sh
 jar=$(ls ../vectorjce/target/vectorjce-*-SNAPSHOT.jar 2>/dev/null | grep -v -e sources -e javadoc | head -1)
 [ -n "$jar" ] || { echo "missing the provider jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
+stale=$(find ../vectorjce/src/main -type f -newer "$jar" 2>/dev/null | head -1)
+[ -z "$stale" ] || { echo "the provider jar is older than $stale: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 bcv=$(sed -n 's:.*<bc.version>\(.*\)</bc.version>.*:\1:p' ../pom.xml ../vectorjce/pom.xml | head -1)
 bc="$HOME/.m2/repository/org/bouncycastle/bcprov-jdk18on/$bcv/bcprov-jdk18on-$bcv.jar"
 [ -f "$bc" ] || { echo "missing $bc" >&2; exit 2; }
