@@ -327,10 +327,26 @@ def vector(bits):
         if kv:
             return f"IntVector.fromArray(S, k, ({idx}) * SETS * LANES + {si} * LANES)"
         return f"k[{idx}]"
+    def tw_set(si):
+        """XTS tweaks of set si into tw (see tweaks()): lane i is B·α^i, B the set's first tweak."""
+        L = [f"        IntVector a{si}0 = IntVector.broadcast(S, (int) lo), a{si}1 = IntVector.broadcast(S, (int) (lo >>> 32));",
+             f"        IntVector a{si}2 = IntVector.broadcast(S, (int) hi), a{si}3 = IntVector.broadcast(S, (int) (hi >>> 32));"]
+        for j in range(4):
+            L.append(f"        IntVector c{si}{j} = a{si}{j}.lanewise(LSHR, 1).lanewise(LSHR, down);")
+        L += [f"        IntVector r{si} = c{si}3.lanewise(XOR, c{si}3.lanewise(LSHL, 1)).lanewise(XOR, c{si}3.lanewise(LSHL, 2)).lanewise(XOR, c{si}3.lanewise(LSHL, 7));",
+              f"        a{si}0.lanewise(LSHL, up).lanewise(XOR, r{si}).intoArray(tw, {4 * si} * LANES);",
+              f"        a{si}1.lanewise(LSHL, up).or(c{si}0).intoArray(tw, {4 * si + 1} * LANES);",
+              f"        a{si}2.lanewise(LSHL, up).or(c{si}1).intoArray(tw, {4 * si + 2} * LANES);",
+              f"        a{si}3.lanewise(LSHL, up).or(c{si}2).intoArray(tw, {4 * si + 3} * LANES);"]
+        if si < SETS - 1:
+            L += ["        top = hi >>> (64 - LANES); // the next set's first tweak: T·α^LANES",
+                  "        hi = (hi << LANES) | (lo >>> (64 - LANES));",
+                  "        lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);"]
+        return L
+
     out = [HEADER + "package org.vectorjce.internal.vector;", "",
            "import static jdk.incubator.vector.VectorOperators.LSHL;",
            "import static jdk.incubator.vector.VectorOperators.LSHR;",
-           "import static jdk.incubator.vector.VectorOperators.REVERSE_BYTES;",
            "import static jdk.incubator.vector.VectorOperators.ROL;",
            "import static jdk.incubator.vector.VectorOperators.ROR;",
            "import static jdk.incubator.vector.VectorOperators.XOR;", "",
@@ -469,12 +485,13 @@ def vector(bits):
            "        IntVector w0 = IntVector.broadcast(S, Integer.reverseBytes((int) (hi >>> 32)));",
            "        IntVector w1 = IntVector.broadcast(S, Integer.reverseBytes((int) hi));",
            "        IntVector w2 = IntVector.broadcast(S, Integer.reverseBytes((int) (lo >>> 32)));",
-           "        for (int s = 0, c = (int) lo; s < " + ("SETS" if kv else str(SETS)) + "; s++, c += LANES) { // lane i of set s: block s LANES + i",
-           "            w0.intoArray(t, 4 * s * LANES);",
-           "            w1.intoArray(t, (4 * s + 1) * LANES);",
-           "            w2.intoArray(t, (4 * s + 2) * LANES);",
-           "            IntVector.broadcast(S, c).addIndex(1).lanewise(REVERSE_BYTES).intoArray(t, (4 * s + 3) * LANES);",
-           "        }",
+           "        int c = (int) lo;",
+           *[x for si in range(SETS) for x in (
+               f"        w0.intoArray(t, {4 * si} * LANES);",
+               f"        w1.intoArray(t, {4 * si + 1} * LANES);",
+               f"        w2.intoArray(t, {4 * si + 2} * LANES);",
+               f"        IntVector.fromArray(S, LANE, {si} * LANES).add(c).reinterpretAsBytes().rearrange(BSWAP).reinterpretAsInts()"
+               f".intoArray(t, {4 * si + 3} * LANES);")],
            "    }", "",
            "    /**",
            "     * XTS with the tweaks made in the batch's word layout: each batch's WAY tweaks T·α^j come",
@@ -517,22 +534,10 @@ def vector(bits):
            "     */",
            "    private void tweaks(long lo, long hi) {",
            "        int[] tw = this.tw;",
-           "        IntVector up = IntVector.zero(S).addIndex(1); // i",
-           "        IntVector down = IntVector.broadcast(S, 31).sub(up); // x >>> 1 >>> (31 - i) is x >>> (32 - i), and 0 for i = 0",
-           "        for (int s = 0; s < " + ("SETS" if kv else str(SETS)) + "; s++) {",
-           "            IntVector w0 = IntVector.broadcast(S, (int) lo), w1 = IntVector.broadcast(S, (int) (lo >>> 32));",
-           "            IntVector w2 = IntVector.broadcast(S, (int) hi), w3 = IntVector.broadcast(S, (int) (hi >>> 32));",
-           "            IntVector c0 = w0.lanewise(LSHR, 1).lanewise(LSHR, down), c1 = w1.lanewise(LSHR, 1).lanewise(LSHR, down);",
-           "            IntVector c2 = w2.lanewise(LSHR, 1).lanewise(LSHR, down), c3 = w3.lanewise(LSHR, 1).lanewise(LSHR, down);",
-           "            IntVector r = c3.lanewise(XOR, c3.lanewise(LSHL, 1)).lanewise(XOR, c3.lanewise(LSHL, 2)).lanewise(XOR, c3.lanewise(LSHL, 7));",
-           "            w0.lanewise(LSHL, up).lanewise(XOR, r).intoArray(tw, 4 * s * LANES);",
-           "            w1.lanewise(LSHL, up).or(c0).intoArray(tw, (4 * s + 1) * LANES);",
-           "            w2.lanewise(LSHL, up).or(c1).intoArray(tw, (4 * s + 2) * LANES);",
-           "            w3.lanewise(LSHL, up).or(c2).intoArray(tw, (4 * s + 3) * LANES);",
-           "            long top = hi >>> (64 - LANES); // the next set's first tweak: T·α^LANES",
-           "            hi = (hi << LANES) | (lo >>> (64 - LANES));",
-           "            lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);",
-           "        }",
+           "        IntVector up = IntVector.fromArray(S, LANE, 0); // i",
+           "        IntVector down = IntVector.fromArray(S, LANE_DOWN, 0); // x >>> 1 >>> (31 - i) is x >>> (32 - i), and 0 for i = 0",
+           "        long top;",
+           *[x for si in range(SETS) for x in tw_set(si)],
            "    }",
            "",
            "    /** {@link #t} ^= {@link #tw}, word vector by word vector. */",
@@ -569,6 +574,13 @@ def vector(bits):
                + ", ".join("true" if b else "false" for b in odd) + ");")
     out.append("    private static final VectorMask<Integer> HIGH = VectorMask.fromValues(S, "
                + ", ".join("true" if b else "false" for b in high) + ");")
+    out += ["",
+            "    // CTR's and XTS's lane constants: the block index of each lane in a batch (lane i of set s is",
+            "    // block s LANES + i), 31 minus the lane (XTS's carries), and the byte swap within each int.",
+            "    private static final int[] LANE = {" + ", ".join(map(str, range(way))) + "};",
+            "    private static final int[] LANE_DOWN = {" + ", ".join(str(31 - i) for i in range(lanes)) + "};",
+            "    private static final VectorShuffle<Byte> BSWAP = VectorShuffle.fromValues(B, "
+            + ", ".join(str(4 * (e // 4) + 3 - e % 4) for e in range(4 * lanes)) + ");"]
     out.append("")
 
     def transpose(src, dst, ind):

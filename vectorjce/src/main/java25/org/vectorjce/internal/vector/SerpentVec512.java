@@ -3,7 +3,6 @@ package org.vectorjce.internal.vector;
 
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
-import static jdk.incubator.vector.VectorOperators.REVERSE_BYTES;
 import static jdk.incubator.vector.VectorOperators.ROL;
 import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
@@ -133,12 +132,15 @@ public final class SerpentVec512 extends BlockKernel {
         IntVector w0 = IntVector.broadcast(S, Integer.reverseBytes((int) (hi >>> 32)));
         IntVector w1 = IntVector.broadcast(S, Integer.reverseBytes((int) hi));
         IntVector w2 = IntVector.broadcast(S, Integer.reverseBytes((int) (lo >>> 32)));
-        for (int s = 0, c = (int) lo; s < 2; s++, c += LANES) { // lane i of set s: block s LANES + i
-            w0.intoArray(t, 4 * s * LANES);
-            w1.intoArray(t, (4 * s + 1) * LANES);
-            w2.intoArray(t, (4 * s + 2) * LANES);
-            IntVector.broadcast(S, c).addIndex(1).lanewise(REVERSE_BYTES).intoArray(t, (4 * s + 3) * LANES);
-        }
+        int c = (int) lo;
+        w0.intoArray(t, 0 * LANES);
+        w1.intoArray(t, 1 * LANES);
+        w2.intoArray(t, 2 * LANES);
+        IntVector.fromArray(S, LANE, 0 * LANES).add(c).reinterpretAsBytes().rearrange(BSWAP).reinterpretAsInts().intoArray(t, 3 * LANES);
+        w0.intoArray(t, 4 * LANES);
+        w1.intoArray(t, 5 * LANES);
+        w2.intoArray(t, 6 * LANES);
+        IntVector.fromArray(S, LANE, 1 * LANES).add(c).reinterpretAsBytes().rearrange(BSWAP).reinterpretAsInts().intoArray(t, 7 * LANES);
     }
 
     /**
@@ -182,22 +184,34 @@ public final class SerpentVec512 extends BlockKernel {
      */
     private void tweaks(long lo, long hi) {
         int[] tw = this.tw;
-        IntVector up = IntVector.zero(S).addIndex(1); // i
-        IntVector down = IntVector.broadcast(S, 31).sub(up); // x >>> 1 >>> (31 - i) is x >>> (32 - i), and 0 for i = 0
-        for (int s = 0; s < 2; s++) {
-            IntVector w0 = IntVector.broadcast(S, (int) lo), w1 = IntVector.broadcast(S, (int) (lo >>> 32));
-            IntVector w2 = IntVector.broadcast(S, (int) hi), w3 = IntVector.broadcast(S, (int) (hi >>> 32));
-            IntVector c0 = w0.lanewise(LSHR, 1).lanewise(LSHR, down), c1 = w1.lanewise(LSHR, 1).lanewise(LSHR, down);
-            IntVector c2 = w2.lanewise(LSHR, 1).lanewise(LSHR, down), c3 = w3.lanewise(LSHR, 1).lanewise(LSHR, down);
-            IntVector r = c3.lanewise(XOR, c3.lanewise(LSHL, 1)).lanewise(XOR, c3.lanewise(LSHL, 2)).lanewise(XOR, c3.lanewise(LSHL, 7));
-            w0.lanewise(LSHL, up).lanewise(XOR, r).intoArray(tw, 4 * s * LANES);
-            w1.lanewise(LSHL, up).or(c0).intoArray(tw, (4 * s + 1) * LANES);
-            w2.lanewise(LSHL, up).or(c1).intoArray(tw, (4 * s + 2) * LANES);
-            w3.lanewise(LSHL, up).or(c2).intoArray(tw, (4 * s + 3) * LANES);
-            long top = hi >>> (64 - LANES); // the next set's first tweak: T·α^LANES
-            hi = (hi << LANES) | (lo >>> (64 - LANES));
-            lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
-        }
+        IntVector up = IntVector.fromArray(S, LANE, 0); // i
+        IntVector down = IntVector.fromArray(S, LANE_DOWN, 0); // x >>> 1 >>> (31 - i) is x >>> (32 - i), and 0 for i = 0
+        long top;
+        IntVector a00 = IntVector.broadcast(S, (int) lo), a01 = IntVector.broadcast(S, (int) (lo >>> 32));
+        IntVector a02 = IntVector.broadcast(S, (int) hi), a03 = IntVector.broadcast(S, (int) (hi >>> 32));
+        IntVector c00 = a00.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector c01 = a01.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector c02 = a02.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector c03 = a03.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector r0 = c03.lanewise(XOR, c03.lanewise(LSHL, 1)).lanewise(XOR, c03.lanewise(LSHL, 2)).lanewise(XOR, c03.lanewise(LSHL, 7));
+        a00.lanewise(LSHL, up).lanewise(XOR, r0).intoArray(tw, 0 * LANES);
+        a01.lanewise(LSHL, up).or(c00).intoArray(tw, 1 * LANES);
+        a02.lanewise(LSHL, up).or(c01).intoArray(tw, 2 * LANES);
+        a03.lanewise(LSHL, up).or(c02).intoArray(tw, 3 * LANES);
+        top = hi >>> (64 - LANES); // the next set's first tweak: T·α^LANES
+        hi = (hi << LANES) | (lo >>> (64 - LANES));
+        lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
+        IntVector a10 = IntVector.broadcast(S, (int) lo), a11 = IntVector.broadcast(S, (int) (lo >>> 32));
+        IntVector a12 = IntVector.broadcast(S, (int) hi), a13 = IntVector.broadcast(S, (int) (hi >>> 32));
+        IntVector c10 = a10.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector c11 = a11.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector c12 = a12.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector c13 = a13.lanewise(LSHR, 1).lanewise(LSHR, down);
+        IntVector r1 = c13.lanewise(XOR, c13.lanewise(LSHL, 1)).lanewise(XOR, c13.lanewise(LSHL, 2)).lanewise(XOR, c13.lanewise(LSHL, 7));
+        a10.lanewise(LSHL, up).lanewise(XOR, r1).intoArray(tw, 4 * LANES);
+        a11.lanewise(LSHL, up).or(c10).intoArray(tw, 5 * LANES);
+        a12.lanewise(LSHL, up).or(c11).intoArray(tw, 6 * LANES);
+        a13.lanewise(LSHL, up).or(c12).intoArray(tw, 7 * LANES);
     }
 
     /** {@link #t} ^= {@link #tw}, word vector by word vector. */
@@ -222,6 +236,12 @@ public final class SerpentVec512 extends BlockKernel {
     private static final VectorShuffle<Integer> UNGROUP = VectorShuffle.fromValues(S, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     private static final VectorMask<Integer> ODD = VectorMask.fromValues(S, false, false, false, false, true, true, true, true, false, false, false, false, true, true, true, true);
     private static final VectorMask<Integer> HIGH = VectorMask.fromValues(S, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true);
+
+    // CTR's and XTS's lane constants: the block index of each lane in a batch (lane i of set s is
+    // block s LANES + i), 31 minus the lane (XTS's carries), and the byte swap within each int.
+    private static final int[] LANE = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    private static final int[] LANE_DOWN = {31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16};
+    private static final VectorShuffle<Byte> BSWAP = VectorShuffle.fromValues(B, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 19, 18, 17, 16, 23, 22, 21, 20, 27, 26, 25, 24, 31, 30, 29, 28, 35, 34, 33, 32, 39, 38, 37, 36, 43, 42, 41, 40, 47, 46, 45, 44, 51, 50, 49, 48, 55, 54, 53, 52, 59, 58, 57, 56, 63, 62, 61, 60);
 
     /** Transposes WAY blocks from {@code in} into {@link #t}: word j of a set's blocks to its vector j. */
     private void load(byte[] in, int off) {
