@@ -21,6 +21,8 @@ import javax.crypto.spec.SecretKeySpec;
  * MiB/s. sector: SectorCipher.encrypt of one SIZE-byte sector per call of an XTS spec (a 64-byte
  * key), sector numbers counting up, MB/s. Each: 3 warm-up rounds of 300 ms, then ROUNDS rounds of
  * 200 ms per build (and transformation) in turn; the median, the upper quartile and the best.
+ * Each loader's classes are compiled on their own, which alone can part two loaders of one jar by
+ * a tenth: repeat with the jars in both orders before reading a smaller difference.
  */
 public class BuildsAB {
     public static void main(String[] a) throws Exception {
