@@ -1,4 +1,6 @@
-import java.lang.reflect.Method;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.security.Provider;
@@ -22,10 +24,10 @@ import javax.crypto.spec.SecretKeySpec;
  * key), sector numbers counting up, MB/s. Each: 3 warm-up rounds of 300 ms, then ROUNDS rounds of
  * 200 ms per build (and transformation) in turn; the median, the upper quartile and the best.
  * Each loader's classes are compiled on their own, which alone can part two loaders of one jar by
- * a tenth: repeat with the jars in both orders before reading a smaller difference.
+ * a tenth: for a smaller difference give each JVM one jar and alternate over several runs.
  */
 public class BuildsAB {
-    public static void main(String[] a) throws Exception {
+    public static void main(String[] a) throws Throwable {
         if (a.length < 5) {
             System.err.println("usage: BuildsAB cipher|sector TRANSFORMATIONS|SPEC SIZE ROUNDS JAR...");
             System.exit(2);
@@ -69,7 +71,7 @@ public class BuildsAB {
     }
 
     interface Cell {
-        double rate(long ms) throws Exception;
+        double rate(long ms) throws Throwable;
     }
 
     static final class CipherCell implements Cell {
@@ -92,7 +94,7 @@ public class BuildsAB {
             new Random(2).nextBytes(in);
         }
 
-        public double rate(long ms) throws Exception {
+        public double rate(long ms) throws Throwable {
             long count = 0, t0 = System.nanoTime(), end = t0 + ms * 1_000_000L, now;
             do {
                 c.doFinal(in, 0, in.length, out, 0);
@@ -105,7 +107,8 @@ public class BuildsAB {
 
     static final class SectorCell implements Cell {
         final Object cipher;
-        final Method encrypt;
+        /** SectorCipher.encrypt(long, byte[], int, int) as (Object, long, byte[], int, int)void: invokeExact, no boxing. */
+        final MethodHandle encrypt;
         final byte[] buf;
         long sector;
 
@@ -114,15 +117,16 @@ public class BuildsAB {
             byte[] key = new byte[64];
             new Random(1).nextBytes(key);
             cipher = c.getMethod("of", String.class, byte[].class, int.class).invoke(null, spec, key, size);
-            encrypt = c.getMethod("encrypt", long.class, byte[].class, int.class, int.class);
+            encrypt = MethodHandles.publicLookup().unreflect(c.getMethod("encrypt", long.class, byte[].class, int.class, int.class))
+                    .asType(MethodType.methodType(void.class, Object.class, long.class, byte[].class, int.class, int.class));
             buf = new byte[size];
         }
 
-        public double rate(long ms) throws Exception {
+        public double rate(long ms) throws Throwable {
             long bytes = 0, t0 = System.nanoTime(), end = t0 + ms * 1_000_000L, now;
             do {
                 for (int j = 0; j < 256; j++) {
-                    encrypt.invoke(cipher, sector++, buf, 0, buf.length);
+                    encrypt.invokeExact(cipher, sector++, buf, 0, buf.length);
                 }
                 bytes += 256L * buf.length;
                 now = System.nanoTime();
