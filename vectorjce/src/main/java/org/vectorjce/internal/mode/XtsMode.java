@@ -166,7 +166,7 @@ public final class XtsMode extends TweakedMode {
         }
     }
 
-    /** Whole blocks from tweak {@code t} (left at the next one) in passes around the kernel's ECB. */
+    /** Whole blocks from {@code tweak} (left at the next one) in passes around the kernel's ECB. */
     private void passes(long[] tweak, byte[] in, int inOff, byte[] out, int outOff, int len) {
         // Linux xts.c shape: tweak XOR, one multi-block ECB call, tweak XOR. The first pass
         // generates the tweaks (in vector lanes) and saves them; the second reads them back,
