@@ -200,7 +200,6 @@ public final class XtsMode extends TweakedMode {
     /** All first tweaks E(K2, i) of a batch in one kernel call (or made ahead, {@link TweakAhead}). */
     @Override
     void unitTweaks(byte[] ivs, int count) {
-        savedTweaks = scratch(savedTweaks, CHUNK_BLOCKS * BLOCK); // a chunk of units' tweaks
         if (unitTweaks == null || unitTweaks.length < BLOCK * count) {
             unitTweaks = new byte[BLOCK * Math.max(count, 64)];
         }
@@ -218,11 +217,13 @@ public final class XtsMode extends TweakedMode {
     /**
      * Units whose blocks are whole batches of a kernel that runs XTS itself ({@link BlockKernel#xts}):
      * one kernel call per unit from its first tweak, with no pass over memory for the tweaks.
+     * Otherwise the passes run, and they save a chunk of units' tweaks.
      */
     @Override
     boolean unitsInKernel(byte[] in, int inOff, byte[] out, int outOff, int unitLen, int count) {
         int blocks = unitLen / BLOCK, batch = kernel.batchBlocks();
         if (batch == 1 || blocks % batch != 0) {
+            savedTweaks = scratch(savedTweaks, CHUNK_BLOCKS * BLOCK);
             return false;
         }
         for (int u = 0; u < count; u++, inOff += unitLen, outOff += unitLen) {

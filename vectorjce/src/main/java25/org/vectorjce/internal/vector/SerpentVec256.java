@@ -178,10 +178,9 @@ public final class SerpentVec256 extends BlockKernel {
     @Override
     public int xts(boolean encrypt, long[] tweak, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
         int[] k = kv;
-        long lo = tweak[0], hi = tweak[1];
         int done = 0;
         while (blocks - done >= WAY) {
-            tweaks(lo, hi);
+            tweaks(tweak);
             load(in, inOff);
             xorTweaks();
             if (encrypt) {
@@ -191,26 +190,23 @@ public final class SerpentVec256 extends BlockKernel {
             }
             xorTweaks();
             store(out, outOff);
-            long top = hi >>> (64 - WAY); // T·α^WAY: the WAY bits shifted out of the top, reduced
-            hi = (hi << WAY) | (lo >>> (64 - WAY));
-            lo = (lo << WAY) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
             inOff += 16 * WAY;
             outOff += 16 * WAY;
             done += WAY;
         }
-        tweak[0] = lo;
-        tweak[1] = hi;
         return done;
     }
 
     /**
-     * The words of tweaks T·α^j, j < WAY, into {@link #tw}, T = {lo, hi} (little-endian halves):
+     * The words of tweaks T·α^j, j < WAY, into {@link #tw}, T = {@code tweak} ({lo, hi}, little-endian
+     * halves), which is left at T·α^WAY, the next batch's:
      * block j = s LANES + i is lane i of set s, whose first tweak B = T·α^(s LANES) is made
      * here; lane i holds B·α^i = (B << i) with the i bits shifted out of the top reduced by
      * x^128 = x^7 + x^2 + x + 1 (i < 16, so the reduction stays in word 0).
      */
-    private void tweaks(long lo, long hi) {
+    private void tweaks(long[] tweak) {
         int[] tw = this.tw;
+        long lo = tweak[0], hi = tweak[1];
         IntVector up = IntVector.fromArray(S, LANE, 0); // i
         IntVector down = IntVector.fromArray(S, LANE_DOWN, 0); // x >>> 1 >>> (31 - i) is x >>> (32 - i), and 0 for i = 0
         long top;
@@ -225,7 +221,7 @@ public final class SerpentVec256 extends BlockKernel {
         a01.lanewise(LSHL, up).or(c00).intoArray(tw, 1 * LANES);
         a02.lanewise(LSHL, up).or(c01).intoArray(tw, 2 * LANES);
         a03.lanewise(LSHL, up).or(c02).intoArray(tw, 3 * LANES);
-        top = hi >>> (64 - LANES); // the next set's first tweak: T·α^LANES
+        top = hi >>> (64 - LANES); // the next set's first tweak (after the last set: the next batch's): T·α^LANES
         hi = (hi << LANES) | (lo >>> (64 - LANES));
         lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
         IntVector a10 = IntVector.broadcast(S, (int) lo), a11 = IntVector.broadcast(S, (int) (lo >>> 32));
@@ -239,6 +235,11 @@ public final class SerpentVec256 extends BlockKernel {
         a11.lanewise(LSHL, up).or(c10).intoArray(tw, 5 * LANES);
         a12.lanewise(LSHL, up).or(c11).intoArray(tw, 6 * LANES);
         a13.lanewise(LSHL, up).or(c12).intoArray(tw, 7 * LANES);
+        top = hi >>> (64 - LANES); // the next set's first tweak (after the last set: the next batch's): T·α^LANES
+        hi = (hi << LANES) | (lo >>> (64 - LANES));
+        lo = (lo << LANES) ^ top ^ (top << 1) ^ (top << 2) ^ (top << 7);
+        tweak[0] = lo;
+        tweak[1] = hi;
     }
 
     /** {@link #t} ^= {@link #tw}, word vector by word vector. */
