@@ -50,30 +50,42 @@ public final class SerpentBitslice extends BlockKernel {
         return k;
     }
 
-    /** Fills {@code k} (132 words) with the round keys of {@code key} (at most 32 bytes). */
+    /**
+     * Fills {@code k} (132 words) with the round keys of {@code key} (at most 32 bytes). The eight
+     * previous prekeys ride in locals and each new one goes straight into {@code k}: no temporary
+     * array holds key material. Keep it so: HotSpot 17.0.15's C2, inlining this into a caller's
+     * hot loop, miscompiles the form with local arrays for the padded key and the prekeys (filled
+     * by {@code arraycopy}, read through a byte-array view, wiped in {@code finally}) — wrong round
+     * keys, which NESSIE's iterated chains caught; {@code -XX:-EliminateAllocations} hides it.
+     */
     static void expand(byte[] key, int[] k) {
-        int[] w = new int[140];
-        byte[] padded = new byte[32];
-        try {
-            System.arraycopy(key, 0, padded, 0, key.length);
-            if (key.length < 32) {
-                padded[key.length] = 1;
-            }
-            for (int i = 0; i < 8; i++) {
-                w[i] = le(padded, 4 * i);
-            }
-            for (int i = 0; i < 132; i++) {
-                int x = w[i] ^ w[i + 3] ^ w[i + 5] ^ w[i + 7] ^ PHI ^ i;
-                w[i + 8] = Integer.rotateLeft(x, 11);
-            }
-            System.arraycopy(w, 8, k, 0, 132);
-            for (int i = 0; i < 33; i++) {
-                SerpentCore.sbox((35 - i) & 7, k, 4 * i);
-            }
-        } finally {
-            Arrays.fill(w, 0);
-            Arrays.fill(padded, (byte) 0);
+        int w0 = paddedWord(key, 0), w1 = paddedWord(key, 4), w2 = paddedWord(key, 8), w3 = paddedWord(key, 12);
+        int w4 = paddedWord(key, 16), w5 = paddedWord(key, 20), w6 = paddedWord(key, 24), w7 = paddedWord(key, 28);
+        for (int i = 0; i < 132; i++) {
+            int w = Integer.rotateLeft(w0 ^ w3 ^ w5 ^ w7 ^ PHI ^ i, 11);
+            k[i] = w;
+            w0 = w1;
+            w1 = w2;
+            w2 = w3;
+            w3 = w4;
+            w4 = w5;
+            w5 = w6;
+            w6 = w7;
+            w7 = w;
         }
+        for (int i = 0; i < 33; i++) {
+            SerpentCore.sbox((35 - i) & 7, k, 4 * i);
+        }
+    }
+
+    /** The little-endian word at byte {@code o} of the key padded to 32 bytes with 0x01 then zeros. */
+    private static int paddedWord(byte[] key, int o) {
+        int w = 0;
+        for (int i = o + 3; i >= o; i--) {
+            int b = i < key.length ? key[i] & 0xff : i == key.length ? 1 : 0;
+            w = w << 8 | b;
+        }
+        return w;
     }
 
     @Override
