@@ -17,7 +17,9 @@ import org.vectorjce.volumes.TestImages;
  * 1 GiB at PIM 33 — more than the tests' heap, so each opens in a JVM of its own with the heap it
  * needs ({@link Probe}), hinted {@code -h argon2id -c aes}, and its payload must hold the FAT with
  * serial DEAD-BABE. The child JVMs have the vector module, so the Argon2 work of PIM 33 (15 passes
- * over 1 GiB) runs on the vector compression, as the default setting chooses for that cost.
+ * over 1 GiB) runs on the vector compression, as the default setting chooses for that cost. That
+ * one takes 25 s here, so it runs only with {@code -Dvectorjce.test.slow=true}
+ * ({@code ./mvnw -B verify -Dvectorjce.test.slow=true}).
  */
 class TcryptArgon2Test {
     static Path dir;
@@ -30,6 +32,8 @@ class TcryptArgon2Test {
     @ParameterizedTest
     @CsvSource({"vc_1-argon2id-xts-aes,600m", "vcpim_1_8-argon2id-xts-aes,500m", "vcpim_1_33-argon2id-xts-aes,1400m"})
     void opensInItsOwnJvm(String name, String heap) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(!name.contains("_33-") || Boolean.getBoolean("vectorjce.test.slow"),
+                "PIM 33 (1 GiB, 25 s here) runs with -Dvectorjce.test.slow=true");
         TcryptImages.Image im = TcryptImages.Image.of(name);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         TestImages.Run r = TestImages.run((im.password() + "\n").getBytes(StandardCharsets.UTF_8), java,
