@@ -8,8 +8,7 @@ import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.kernel.Platform;
 
 /**
- * What VectorJCE can run on this JVM, for tools, tests and benchmarks, and its one explicit
- * warm-up.
+ * What VectorJCE can run on this JVM, for tools, tests and benchmarks.
  *
  * <p>Every block-cipher implementation is a named kernel with a priority; which kernels run here
  * is a fact of the JVM and the CPU, decided once. Which one a key gets is its provider's setting
@@ -17,20 +16,6 @@ import org.vectorjce.internal.kernel.Platform;
  */
 public final class VectorJce {
     private VectorJce() {
-    }
-
-    /**
-     * Runs the vector code that is slow until C2 has compiled it, on the caller's thread and on
-     * dummy data, often enough for C2 to compile it: the fused batch of {@code twofish-vec512-16way}
-     * and the vector mode arithmetic. Afterwards providers with {@code twofish16.path=auto} (the
-     * default) serve the fused batch, about 1.5× the split one. Nothing else warms anything up;
-     * a program that encrypts gigabytes may call this once at its start (about a second of one
-     * core). Starts no thread; does nothing where no vector code runs.
-     *
-     * @return what it ran, one line
-     */
-    public static String warmUp() {
-        return Kernels.warmUp();
     }
 
     /**

@@ -26,8 +26,8 @@ final class Speed {
     @picocli.CommandLine.Command(name = "speed", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
             sortOptions = false,
             description = {"MB/s of every algorithm x mode x key size, encryption and decryption, at one message "
-                    + "size, with the kernel used (the shape of cryptsetup benchmark). Runs VectorJce.warmUp() "
-                    + "first. Progress goes to standard error, the table to standard output."},
+                    + "size, with the kernel used (the shape of cryptsetup benchmark). Each kernel "
+                    + "and mode runs untimed first, until C2 has compiled it. Progress goes to standard error, the table to standard output."},
             exitCodeListHeading = "%nExit status:%n",
             exitCodeList = {"0:The table was printed.", "2:A wrong option or value."})
     static final class Command implements java.util.concurrent.Callable<Integer> {
@@ -79,10 +79,6 @@ final class Speed {
                 + System.getProperty("java.vm.version") + "; vector: " + VectorJce.vectorModuleStatus()
                 + ", " + facts.get("vector width") + "; " + facts.get("jit"));
         VectorJceProvider p = new VectorJceProvider();
-        // The rows time the steady state: the vector code that is slow until C2 has compiled it
-        // (the fused Twofish batch, the vector mode arithmetic) is compiled first.
-        err.println("  warming up (VectorJce.warmUp)...");
-        out.println("# warm-up: " + VectorJce.warmUp());
         out.println("# mode arithmetic: " + p.arithmetic());
         out.printf("#%14s %9s %17s %17s   %s%n", "Algorithm", "Key", "Encryption", "Decryption", "kernel");
         for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
@@ -103,9 +99,6 @@ final class Speed {
                         mibPerSecond(p, alg, mode, 32, size, opmode, 300);
                     }
                 }
-            }
-            if (alg.equals("Twofish") && p.twofishBatch() != null) {
-                out.println("# twofish-vec512-16way batch: " + p.twofishBatch());
             }
             for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
                 if (onlyMode != null && !onlyMode.equals(mode)) {
@@ -287,9 +280,7 @@ final class Speed {
     /** The kernel a key gets now, marked [ct] when its block function is constant-time. */
     static String kernelLabel(VectorJceProvider p, String alg) {
         String k = p.kernelFor(alg);
-        String path = k.equals("twofish-vec512-16way") ? p.twofishBatch() : null;
-        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "")
-                + (path == null ? "" : path.startsWith("fused") ? " (fused)" : " (split)");
+        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "");
     }
 
     /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */

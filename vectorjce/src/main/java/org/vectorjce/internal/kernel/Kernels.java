@@ -178,7 +178,6 @@ public final class Kernels {
             throw new IllegalArgumentException("VectorJCE settings: " + settings.problem());
         }
         boolean constantTime = settings.constantTime();
-        int batch = settings.twofishBatch().ordinal();
         String forced = settings.kernel(algorithm);
         if (forced != null) {
             Registered f = (Registered) byName(algorithm, forced);
@@ -187,7 +186,7 @@ public final class Kernels {
                         + " and the constant-time policy is on (constantTime=true); constant-time kernels: "
                         + constantTimeNames(algorithm));
             }
-            return f.view(constantTime, batch);
+            return f.view(constantTime);
         }
         if (!constantTime) {
             Registered d = switch (algorithm) {
@@ -203,7 +202,7 @@ public final class Kernels {
                     default -> defaultSerpent = d;
                 }
             }
-            return d.view(false, batch);
+            return d.view(false);
         }
         StringBuilder why = new StringBuilder();
         for (KernelFactory f : all(algorithm)) {
@@ -212,7 +211,7 @@ public final class Kernels {
             }
             String reason = f.unavailableReason();
             if (reason == null) {
-                return ((Registered) f).view(true, batch);
+                return ((Registered) f).view(true);
             }
             why.append(why.length() == 0 ? "" : "; ").append(f.name()).append(": ").append(reason);
         }
@@ -242,35 +241,6 @@ public final class Kernels {
     }
 
     /**
-     * {@code VectorJce.warmUp()}: runs the vector code that is slow until C2 has compiled it (the
-     * fused Twofish batch, the vector mode arithmetic) on the caller's thread, on dummy data, until
-     * C2 has had enough calls; afterwards kernels with {@code twofish16.path=auto} serve the fused
-     * batch. Returns what it did.
-     */
-    public static String warmUp() {
-        String why = vectorCodeUnavailable();
-        if (why != null) {
-            return "nothing to warm up: " + why;
-        }
-        if (VectorFactory.loadFailure() != null) {
-            return "nothing to warm up: the vector kernels failed to load: " + VectorFactory.loadFailure();
-        }
-        return (String) VectorFactory.call(VectorFactory.Entry.WARM_UP);
-    }
-
-    /**
-     * Which batch {@code twofish-vec512-16way} serves under {@code settings}, or null where that
-     * kernel does not run.
-     */
-    public static String twofishBatch(Settings settings) {
-        if (vectorCodeUnavailable() != null || VectorFactory.loadFailure() != null
-                || !availableNames("Twofish").contains("twofish-vec512-16way")) {
-            return null;
-        }
-        return (String) VectorFactory.call(VectorFactory.Entry.BATCH, settings.twofishBatch().ordinal());
-    }
-
-    /**
      * The kernel for XTS's tweak key K2, which encrypts one block per data unit (E(K2, i)), or one
      * block per unit of a batch of units at once (the sector path). The Twofish vector kernels run
      * calls that short on their {@code twofish-table-2way} fallback anyway, so K2 gets that kernel
@@ -288,23 +258,21 @@ public final class Kernels {
     }
 
     /**
-     * A registered kernel, with its views: under the constant-time policy (short calls padded) and
-     * with a forced batch path of {@code twofish-vec512-16way}; one object per combination, for
-     * identity.
+     * A registered kernel, with its view under the constant-time policy (short calls padded); one
+     * object each, for identity.
      */
     private abstract static class Registered implements KernelFactory {
         final String name, algorithm;
         final int priority;
         final boolean constantTime;
-        /** Views by {@code (pad ? 3 : 0) + batch}; [0] is this factory itself. */
-        private final KernelFactory[] views = new KernelFactory[6];
+        /** The view under the constant-time policy, made when first asked. */
+        private KernelFactory padded;
 
         Registered(String name, String algorithm, int priority, boolean constantTime) {
             this.name = name;
             this.algorithm = algorithm;
             this.priority = priority;
             this.constantTime = constantTime;
-            views[0] = this;
         }
 
         @Override public String name() { return name; }
@@ -312,31 +280,23 @@ public final class Kernels {
         @Override public int priority() { return priority; }
         @Override public boolean constantTime() { return constantTime; }
 
-        /**
-         * Creates the kernel; {@code padShortCalls} for the constant-time policy, {@code batch} the
-         * ordinal of a {@link Settings.TwofishBatch} (only {@code twofish-vec512-16way} reads it).
-         */
-        abstract BlockKernel create(byte[] key, boolean padShortCalls, int batch);
+        /** Creates the kernel; {@code padShortCalls} for the constant-time policy. */
+        abstract BlockKernel create(byte[] key, boolean padShortCalls);
 
         @Override
         public BlockKernel create(byte[] key) {
-            return create(key, false, 0);
+            return create(key, false);
         }
 
-        /** Whether {@code batch} changes this kernel (only the 16-way kernel has two batch paths). */
-        boolean readsBatch() {
-            return name.equals("twofish-vec512-16way");
-        }
-
-        synchronized KernelFactory view(boolean pad, int batch) {
-            int b = readsBatch() ? batch : 0;
-            int i = (pad ? 3 : 0) + b;
-            KernelFactory v = views[i];
-            if (v == null) {
-                v = new View(this, pad, b);
-                views[i] = v;
+        /** This factory, or under the constant-time policy ({@code pad}) its padded view. */
+        synchronized KernelFactory view(boolean pad) {
+            if (!pad) {
+                return this;
             }
-            return v;
+            if (padded == null) {
+                padded = new View(this);
+            }
+            return padded;
         }
 
         @Override
@@ -345,29 +305,25 @@ public final class Kernels {
         }
     }
 
-    /** A kernel created with settings: padding short calls (the constant-time policy), a batch path. */
+    /** A kernel created under the constant-time policy: short calls padded into vector batches. */
     private static final class View implements KernelFactory {
         private final Registered f;
-        private final boolean pad;
-        private final int batch;
 
-        View(Registered f, boolean pad, int batch) {
+        View(Registered f) {
             this.f = f;
-            this.pad = pad;
-            this.batch = batch;
         }
 
         @Override public String name() { return f.name; }
         @Override public String algorithm() { return f.algorithm; }
         @Override public int priority() { return f.priority; }
         @Override public boolean constantTime() { return f.constantTime; }
-        @Override public boolean underConstantTimePolicy() { return pad; }
+        @Override public boolean underConstantTimePolicy() { return true; }
         @Override public String unavailableReason() { return f.unavailableReason(); }
-        @Override public BlockKernel create(byte[] key) { return f.create(key, pad, batch); }
+        @Override public BlockKernel create(byte[] key) { return f.create(key, true); }
 
         @Override
         public String toString() {
-            return f.name + (pad ? " (constant-time policy)" : "");
+            return f.name + " (constant-time policy)";
         }
     }
 
@@ -405,7 +361,7 @@ public final class Kernels {
         }
 
         @Override
-        BlockKernel create(byte[] key, boolean padShortCalls, int batch) {
+        BlockKernel create(byte[] key, boolean padShortCalls) {
             return switch (name) {
                 // Static factories typed BlockKernel: the verifier then loads no kernel class
                 // before it is used (an AES program never loads TwofishTable).
@@ -454,9 +410,9 @@ public final class Kernels {
         }
 
         @Override
-        BlockKernel create(byte[] key, boolean padShortCalls, int batch) {
+        BlockKernel create(byte[] key, boolean padShortCalls) {
             try {
-                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls, batch);
+                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable e) {
@@ -468,24 +424,13 @@ public final class Kernels {
             return Entry.FAILURE;
         }
 
-        /** Calls an entry point that returns a String: {@code WARM_UP} (no argument) or {@code BATCH}. */
-        static Object call(java.lang.invoke.MethodHandle h, Object... args) {
-            try {
-                return h.invokeWithArguments(args);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
         /** The vector package's entry points, looked up once (only when the module is present). */
         private static final class Entry {
-            static final java.lang.invoke.MethodHandle REASON, CREATE, WARM_UP, BATCH;
+            static final java.lang.invoke.MethodHandle REASON, CREATE;
             static final String FAILURE;
 
             static {
-                java.lang.invoke.MethodHandle reason = null, create = null, warmUp = null, batch = null;
+                java.lang.invoke.MethodHandle reason = null, create = null;
                 String failure = null;
                 try {
                     Class<?> c = Class.forName(VECTOR_KERNELS);
@@ -493,18 +438,12 @@ public final class Kernels {
                     reason = l.findStatic(c, "unavailableReason",
                             java.lang.invoke.MethodType.methodType(String.class, String.class));
                     create = l.findStatic(c, "create",
-                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class,
-                                    int.class));
-                    warmUp = l.findStatic(c, "warmUp", java.lang.invoke.MethodType.methodType(String.class));
-                    batch = l.findStatic(c, "twofishBatch",
-                            java.lang.invoke.MethodType.methodType(String.class, int.class));
+                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class));
                 } catch (ReflectiveOperationException | LinkageError e) {
                     failure = e.toString(); // vectorModuleStatus() and info report it
                 }
                 REASON = reason;
                 CREATE = create;
-                WARM_UP = warmUp;
-                BATCH = batch;
                 FAILURE = failure;
             }
         }

@@ -44,23 +44,6 @@ public final class VectorBlockPasses extends BlockPasses {
         return VectorSupport.unavailableReason(256, false) == null && LS.vectorBitSize() <= 512 ? new VectorBlockPasses() : null;
     }
 
-    /**
-     * Runs the XOR, XTS and LRW passes of {@code a} on 8 KiB of dummy data until C2 has had
-     * enough calls and loop iterations to compile them; returns the number of calls.
-     */
-    static int warmUp(BlockPasses a) {
-        final int bytes = 8192, calls = 3000;
-        byte[] in = new byte[bytes], out = new byte[bytes], tw = new byte[bytes];
-        long[] lrw = BlockPasses.lrwTable(0x0123456789abcdefL, 0x7edcba9876543210L);
-        long[] t = {1, 0}, state = {1, 2, 0, -3L};
-        for (int i = 0; i < calls; i++) {
-            a.xtsXorSave(t, in, 0, out, 0, bytes / 16, tw, 0);
-            a.xor(out, 0, tw, 0, out, 0, bytes);
-            a.lrwXor(state, lrw, out, 0, in, 0, bytes / 16);
-        }
-        return calls;
-    }
-
     @Override
     public String name() {
         return "vector-" + LS.vectorBitSize();

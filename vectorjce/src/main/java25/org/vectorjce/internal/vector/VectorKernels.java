@@ -44,14 +44,13 @@ public final class VectorKernels {
      * A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it);
      * {@code padShortCalls} for the constant-time policy (the Twofish batch kernels then run every
      * short call and tail as a padded vector batch; the AES kernels always do; the Serpent kernels
-     * need not, their tail code is constant-time too); {@code batch} the
-     * ordinal of the provider's {@code Settings.TwofishBatch} ({@code twofish-vec512-16way} only).
+     * need not, their tail code is constant-time too).
      */
-    public static BlockKernel create(String name, byte[] key, boolean padShortCalls, int batch) {
+    public static BlockKernel create(String name, byte[] key, boolean padShortCalls) {
         return switch (name) {
             case AesVec512.NAME -> new AesVec512(key);
             case AesVec256.NAME -> new AesVec256(key);
-            case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls, batch);
+            case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls);
             case TwofishVec256.NAME -> new TwofishVec256(key);
             case TwofishVec128.NAME -> new TwofishVec128(key, padShortCalls);
             case SerpentVec512.NAME -> new SerpentVec512(key);
@@ -59,28 +58,5 @@ public final class VectorKernels {
             case SerpentVec128.NAME -> new SerpentVec128(key);
             default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
         };
-    }
-
-    /**
-     * {@code VectorJce.warmUp()}'s vector part, on the caller's thread: the fused batch of
-     * {@code twofish-vec512-16way} where it runs (see {@link Twofish16Path}) and the vector mode
-     * arithmetic, each called often enough for C2 to compile it. Returns what it did.
-     */
-    public static String warmUp() {
-        StringBuilder b = new StringBuilder();
-        if (unavailableReason(TwofishVec512.NAME) == null) {
-            b.append("twofish-vec512-16way batch: ").append(Twofish16Path.warmUp());
-        }
-        org.vectorjce.internal.mode.BlockPasses a = VectorBlockPasses.create();
-        if (a != null) {
-            b.append(b.length() == 0 ? "" : "; ").append("mode arithmetic ").append(a.name()).append(": ")
-                    .append(VectorBlockPasses.warmUp(a)).append(" calls");
-        }
-        return b.length() == 0 ? "nothing to warm up on this JVM" : b.toString();
-    }
-
-    /** Which batch {@code twofish-vec512-16way} serves with {@code batch} (a {@code Settings.TwofishBatch} ordinal). */
-    public static String twofishBatch(int batch) {
-        return Twofish16Path.describe(batch);
     }
 }
