@@ -22,8 +22,8 @@ import org.vectorjce.internal.mode.BlockPasses;
  * new instance with {@code key=value} settings (the same text a {@code java.security} line takes
  * after the name), and every cipher made by an instance follows that instance's settings. The
  * keys: {@code kernel.aes}, {@code kernel.twofish}, {@code kernel.serpent} (a kernel name), {@code constantTime}
- * ({@code true|false}), {@code arithmetic} ({@code auto|vector|scalar}); docs/kernels.md explains
- * each. Their defaults come from the system
+ * ({@code true|false}), {@code arithmetic} ({@code auto|vector|scalar}), {@code twofish16.path}
+ * ({@code auto|split|fused}); docs/kernels.md explains each. Their defaults come from the system
  * properties {@code vectorjce.kernel.aes}, … ({@code vectorjce.} and the key), read once per JVM.
  * The provider starts no thread and keeps no state across instances but what the JVM's JIT keeps.
  */
@@ -88,7 +88,8 @@ public final class VectorJceProvider extends Provider {
      *   <li>{@code kernel.aes=NAME}, {@code kernel.twofish=NAME}, {@code kernel.serpent=NAME}: every
      *       key gets that kernel
      *       ({@code init} fails where it does not run here); empty for the best available;</li>
-     *   <li>{@code arithmetic=auto|vector|scalar}: the modes' XOR and tweak passes.</li>
+     *   <li>{@code arithmetic=auto|vector|scalar}: the modes' XOR and tweak passes;</li>
+     *   <li>{@code twofish16.path=auto|split|fused}: {@code twofish-vec512-16way}'s batch.</li>
      * </ul>
      *
      * @param configArg the settings; {@code null} or empty for this provider's settings unchanged
@@ -148,6 +149,15 @@ public final class VectorJceProvider extends Provider {
      */
     public String arithmetic() {
         return BlockPasses.describe(settings.arithmetic());
+    }
+
+    /**
+     * Which batch {@code twofish-vec512-16way} serves for this provider's keys.
+     *
+     * @return a line saying split or fused and why; {@code null} where that kernel does not run
+     */
+    public String twofishBatch() {
+        return Kernels.twofishBatch(settings);
     }
 
     /** This provider's settings, for code in this module that builds ciphers below the JCA. */

@@ -273,6 +273,12 @@ public final class Main implements Callable<Integer> {
                 out.printf("    %-24s %-5s %s%n", e.getKey(), VectorJce.isConstantTime(alg, e.getKey()) ? "[ct]" : "",
                         e.getValue() == null ? "available" : "declined: " + e.getValue());
             }
+            if (alg.equals("Twofish")) {
+                String path = provider.twofishBatch();
+                if (path != null) {
+                    out.println("    twofish-vec512-16way batch (twofish16.path=auto|split|fused): " + path);
+                }
+            }
         }
         return 0;
     }

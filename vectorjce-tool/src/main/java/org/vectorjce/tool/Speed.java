@@ -100,6 +100,9 @@ final class Speed {
                     }
                 }
             }
+            if (alg.equals("Twofish") && p.twofishBatch() != null) {
+                out.println("# twofish-vec512-16way batch: " + p.twofishBatch());
+            }
             for (String mode : new String[] {"ECB", "CBC", "CTR", "LRW", "XTS"}) {
                 if (onlyMode != null && !onlyMode.equals(mode)) {
                     continue;
@@ -280,7 +283,9 @@ final class Speed {
     /** The kernel a key gets now, marked [ct] when its block function is constant-time. */
     static String kernelLabel(VectorJceProvider p, String alg) {
         String k = p.kernelFor(alg);
-        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "");
+        String path = k.equals("twofish-vec512-16way") ? p.twofishBatch() : null;
+        return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "")
+                + (path == null ? "" : path.startsWith("fused") ? " (fused)" : " (split)");
     }
 
     /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */

@@ -33,9 +33,12 @@ import org.vectorjce.internal.kernel.BlockKernel;
  * equal to the cipher without the policy.
  */
 class ConstantTimePolicyTest {
+    /** More settings for {@link #ct} while a test runs (the fused path). */
+    private static volatile String ctExtra = "";
+
     /** The provider under the policy: the current test provider (its forced kernel) with {@code constantTime=true}. */
     private static Provider ct() {
-        return TestProviders.current().configure("constantTime=true");
+        return TestProviders.current().configure("constantTime=true " + ctExtra);
     }
 
     private static List<String> expected(String alg) {
@@ -159,6 +162,51 @@ class ConstantTimePolicyTest {
                     collect(v, out, depth + 1);
                 }
             }
+        }
+    }
+
+    /**
+     * {@code twofish-vec512-16way}'s fused batch path ({@code -Dvectorjce.twofish16.path}) changes
+     * nothing the policy sees: the same kernels admitted, the same padding of every short call, no
+     * table kernel reachable, correct results with the fallback's tables wiped — on either path.
+     */
+    @org.junit.jupiter.api.TestFactory
+    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> admitsTheFusedPathAsTheSplitOne() {
+        List<String> ct = expected("Twofish");
+        Assumptions.assumeTrue(ct.contains("twofish-vec512-16way"), "twofish-vec512-16way does not run here");
+        return java.util.stream.Stream.of("split", "fused").map(path -> org.junit.jupiter.api.DynamicTest.dynamicTest(path, () ->
+                withCtExtra("twofish16.path=" + path, () -> {
+                    assertEquals(ct, VectorJce.constantTimeKernels("Twofish"), path + " path");
+                    assertTrue(VectorJce.isConstantTime("Twofish", "twofish-vec512-16way"));
+                    ContractSupport.withKernel("Twofish", "twofish-vec512-16way", () -> {
+                        Random rnd = new Random(43);
+                        for (Spec s : ContractSupport.specs()) {
+                            if (!s.alg().equals("Twofish")) {
+                                continue;
+                            }
+                            byte[] key = ContractSupport.key(rnd, s.keyLengths()[1]);
+                            byte[] iv = ContractSupport.ivFor(s, rnd);
+                            Cipher c = Cipher.getInstance(s.transformation(), ct());
+                            for (int blocks : new int[] {1, 11, 33, 70}) {
+                                byte[] in = ContractSupport.bytes(rnd, 16 * blocks);
+                                ContractSupport.init(c, s, Cipher.ENCRYPT_MODE, key, iv);
+                                assertArrayEquals(ContractSupport.oneShot(s, true, key, iv, in), c.doFinal(in),
+                                        s + ", " + blocks + " blocks, policy on, " + path + " path");
+                            }
+                            assertNoTableKernel(s, Cipher.ENCRYPT_MODE, key, iv);
+                            assertNoTableKernel(s, Cipher.DECRYPT_MODE, key, iv);
+                        }
+                        wipedFallbackStillCorrect("twofish-vec512-16way");
+                    });
+                })));
+    }
+
+    private static void withCtExtra(String extra, ContractSupport.ThrowingRunnable body) throws Exception {
+        ctExtra = extra;
+        try {
+            body.run();
+        } finally {
+            ctExtra = "";
         }
     }
 

@@ -206,7 +206,7 @@ class SerpentKernelTest {
             return;
         }
         java.lang.reflect.Method create = Class.forName("org.vectorjce.internal.vector.VectorKernels")
-                .getMethod("create", String.class, byte[].class, boolean.class);
+                .getMethod("create", String.class, byte[].class, boolean.class, int.class);
         int checked = 0;
         for (KernelFactory f : all()) {
             if (f.unavailableReason() == null || !f.name().contains("-vec")) {
@@ -216,7 +216,7 @@ class SerpentKernelTest {
             Random r = new Random(f.name().hashCode() + 1);
             byte[] key = new byte[32];
             r.nextBytes(key);
-            BlockKernel k = (BlockKernel) create.invoke(null, f.name(), key, false);
+            BlockKernel k = (BlockKernel) create.invoke(null, f.name(), key, false, 0);
             int way = k.batchBlocks();
             assertTrue(way >= 8, f.name() + " batch " + way);
             for (int blocks : new int[] {way - 1, way, way + 1, 2 * way + 3}) {

@@ -178,6 +178,7 @@ public final class Kernels {
             throw new IllegalArgumentException("VectorJCE settings: " + settings.problem());
         }
         boolean constantTime = settings.constantTime();
+        int batch = settings.twofishBatch().ordinal();
         String forced = settings.kernel(algorithm);
         if (forced != null) {
             Registered f = (Registered) byName(algorithm, forced);
@@ -186,7 +187,7 @@ public final class Kernels {
                         + " and the constant-time policy is on (constantTime=true); constant-time kernels: "
                         + constantTimeNames(algorithm));
             }
-            return f.view(constantTime);
+            return f.view(constantTime, batch);
         }
         if (!constantTime) {
             Registered d = switch (algorithm) {
@@ -202,7 +203,7 @@ public final class Kernels {
                     default -> defaultSerpent = d;
                 }
             }
-            return d.view(false);
+            return d.view(false, batch);
         }
         StringBuilder why = new StringBuilder();
         for (KernelFactory f : all(algorithm)) {
@@ -211,7 +212,7 @@ public final class Kernels {
             }
             String reason = f.unavailableReason();
             if (reason == null) {
-                return ((Registered) f).view(true);
+                return ((Registered) f).view(true, batch);
             }
             why.append(why.length() == 0 ? "" : "; ").append(f.name()).append(": ").append(reason);
         }
@@ -241,6 +242,18 @@ public final class Kernels {
     }
 
     /**
+     * Which batch {@code twofish-vec512-16way} serves under {@code settings}, or null where that
+     * kernel does not run.
+     */
+    public static String twofishBatch(Settings settings) {
+        if (vectorCodeUnavailable() != null || VectorFactory.loadFailure() != null
+                || !availableNames("Twofish").contains("twofish-vec512-16way")) {
+            return null;
+        }
+        return (String) VectorFactory.call(VectorFactory.Entry.BATCH, settings.twofishBatch().ordinal());
+    }
+
+    /**
      * The kernel for XTS's tweak key K2, which encrypts one block per data unit (E(K2, i)), or one
      * block per unit of a batch of units at once (the sector path). The Twofish vector kernels run
      * calls that short on their {@code twofish-table-2way} fallback anyway, so K2 gets that kernel
@@ -258,21 +271,23 @@ public final class Kernels {
     }
 
     /**
-     * A registered kernel, with its view under the constant-time policy (short calls padded); one
-     * object each, for identity.
+     * A registered kernel, with its views: under the constant-time policy (short calls padded) and
+     * with a forced batch path of {@code twofish-vec512-16way}; one object per combination, for
+     * identity.
      */
     private abstract static class Registered implements KernelFactory {
         final String name, algorithm;
         final int priority;
         final boolean constantTime;
-        /** The view under the constant-time policy, made when first asked. */
-        private KernelFactory padded;
+        /** Views by {@code (pad ? 3 : 0) + batch}; [0] is this factory itself. */
+        private final KernelFactory[] views = new KernelFactory[6];
 
         Registered(String name, String algorithm, int priority, boolean constantTime) {
             this.name = name;
             this.algorithm = algorithm;
             this.priority = priority;
             this.constantTime = constantTime;
+            views[0] = this;
         }
 
         @Override public String name() { return name; }
@@ -280,23 +295,31 @@ public final class Kernels {
         @Override public int priority() { return priority; }
         @Override public boolean constantTime() { return constantTime; }
 
-        /** Creates the kernel; {@code padShortCalls} for the constant-time policy. */
-        abstract BlockKernel create(byte[] key, boolean padShortCalls);
+        /**
+         * Creates the kernel; {@code padShortCalls} for the constant-time policy, {@code batch} the
+         * ordinal of a {@link Settings.TwofishBatch} (only {@code twofish-vec512-16way} reads it).
+         */
+        abstract BlockKernel create(byte[] key, boolean padShortCalls, int batch);
 
         @Override
         public BlockKernel create(byte[] key) {
-            return create(key, false);
+            return create(key, false, 0);
         }
 
-        /** This factory, or under the constant-time policy ({@code pad}) its padded view. */
-        synchronized KernelFactory view(boolean pad) {
-            if (!pad) {
-                return this;
+        /** Whether {@code batch} changes this kernel (only the 16-way kernel has two batch paths). */
+        boolean readsBatch() {
+            return name.equals("twofish-vec512-16way");
+        }
+
+        synchronized KernelFactory view(boolean pad, int batch) {
+            int b = readsBatch() ? batch : 0;
+            int i = (pad ? 3 : 0) + b;
+            KernelFactory v = views[i];
+            if (v == null) {
+                v = new View(this, pad, b);
+                views[i] = v;
             }
-            if (padded == null) {
-                padded = new View(this);
-            }
-            return padded;
+            return v;
         }
 
         @Override
@@ -305,25 +328,29 @@ public final class Kernels {
         }
     }
 
-    /** A kernel created under the constant-time policy: short calls padded into vector batches. */
+    /** A kernel created with settings: padding short calls (the constant-time policy), a batch path. */
     private static final class View implements KernelFactory {
         private final Registered f;
+        private final boolean pad;
+        private final int batch;
 
-        View(Registered f) {
+        View(Registered f, boolean pad, int batch) {
             this.f = f;
+            this.pad = pad;
+            this.batch = batch;
         }
 
         @Override public String name() { return f.name; }
         @Override public String algorithm() { return f.algorithm; }
         @Override public int priority() { return f.priority; }
         @Override public boolean constantTime() { return f.constantTime; }
-        @Override public boolean underConstantTimePolicy() { return true; }
+        @Override public boolean underConstantTimePolicy() { return pad; }
         @Override public String unavailableReason() { return f.unavailableReason(); }
-        @Override public BlockKernel create(byte[] key) { return f.create(key, true); }
+        @Override public BlockKernel create(byte[] key) { return f.create(key, pad, batch); }
 
         @Override
         public String toString() {
-            return f.name + " (constant-time policy)";
+            return f.name + (pad ? " (constant-time policy)" : "");
         }
     }
 
@@ -361,7 +388,7 @@ public final class Kernels {
         }
 
         @Override
-        BlockKernel create(byte[] key, boolean padShortCalls) {
+        BlockKernel create(byte[] key, boolean padShortCalls, int batch) {
             return switch (name) {
                 // Static factories typed BlockKernel: the verifier then loads no kernel class
                 // before it is used (an AES program never loads TwofishTable).
@@ -410,9 +437,9 @@ public final class Kernels {
         }
 
         @Override
-        BlockKernel create(byte[] key, boolean padShortCalls) {
+        BlockKernel create(byte[] key, boolean padShortCalls, int batch) {
             try {
-                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls);
+                return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls, batch);
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable e) {
@@ -424,13 +451,24 @@ public final class Kernels {
             return Entry.FAILURE;
         }
 
+        /** Calls an entry point that returns a String ({@code BATCH}). */
+        static Object call(java.lang.invoke.MethodHandle h, Object... args) {
+            try {
+                return h.invokeWithArguments(args);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
         /** The vector package's entry points, looked up once (only when the module is present). */
         private static final class Entry {
-            static final java.lang.invoke.MethodHandle REASON, CREATE;
+            static final java.lang.invoke.MethodHandle REASON, CREATE, BATCH;
             static final String FAILURE;
 
             static {
-                java.lang.invoke.MethodHandle reason = null, create = null;
+                java.lang.invoke.MethodHandle reason = null, create = null, batch = null;
                 String failure = null;
                 try {
                     Class<?> c = Class.forName(VECTOR_KERNELS);
@@ -438,12 +476,16 @@ public final class Kernels {
                     reason = l.findStatic(c, "unavailableReason",
                             java.lang.invoke.MethodType.methodType(String.class, String.class));
                     create = l.findStatic(c, "create",
-                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class));
+                            java.lang.invoke.MethodType.methodType(BlockKernel.class, String.class, byte[].class, boolean.class,
+                                    int.class));
+                    batch = l.findStatic(c, "twofishBatch",
+                            java.lang.invoke.MethodType.methodType(String.class, int.class));
                 } catch (ReflectiveOperationException | LinkageError e) {
                     failure = e.toString(); // vectorModuleStatus() and info report it
                 }
                 REASON = reason;
                 CREATE = create;
+                BATCH = batch;
                 FAILURE = failure;
             }
         }

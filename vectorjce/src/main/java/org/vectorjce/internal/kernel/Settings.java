@@ -28,6 +28,16 @@ public final class Settings {
         SCALAR
     }
 
+    /** Which batch code {@code twofish-vec512-16way} runs (see {@code Twofish16Path}). */
+    public enum TwofishBatch {
+        /** The default: the split batch. */
+        AUTO,
+        /** Always the split batch. */
+        SPLIT,
+        /** Always the fused batch, even before C2 has compiled it (tests and benchmarks). */
+        FUSED
+    }
+
     /** A setting's key in {@code configure} and its system property. */
     public record Key(String key, String property, String values, String meaning) {
     }
@@ -44,6 +54,8 @@ public final class Settings {
                 "the constant-time policy: only constant-time kernels, short calls padded"),
         new Key("arithmetic", "vectorjce.arithmetic", "auto (default), vector, scalar",
                 "the modes' XOR, counter and tweak passes: auto is vector where it runs"),
+        new Key("twofish16.path", "vectorjce.twofish16.path", "auto (default), split, fused",
+                "twofish-vec512-16way's batch: auto is split"),
     };
 
     /** The system property {@code ignore} makes {@code Platform} read no CPU facts from the OS. */
@@ -53,7 +65,8 @@ public final class Settings {
     public static final boolean IGNORE_CPU_FEATURES = "ignore".equals(System.getProperty(CPU_FEATURES_PROPERTY));
 
     /** The built-in settings, ignoring system properties: best kernels, no policy, auto everywhere. */
-    public static final Settings BUILT_IN = new Settings(null, null, null, false, Arithmetic.AUTO, null);
+    public static final Settings BUILT_IN = new Settings(null, null, null, false, Arithmetic.AUTO, TwofishBatch.AUTO,
+            null);
 
     /** The settings from the system properties, read once; what {@code new VectorJceProvider()} has. */
     public static final Settings DEFAULTS = fromSystemProperties();
@@ -61,15 +74,17 @@ public final class Settings {
     private final String aesKernel, twofishKernel, serpentKernel;
     private final boolean constantTime;
     private final Arithmetic arithmetic;
+    private final TwofishBatch twofishBatch;
     private final String problem;
 
     private Settings(String aesKernel, String twofishKernel, String serpentKernel, boolean constantTime,
-            Arithmetic arithmetic, String problem) {
+            Arithmetic arithmetic, TwofishBatch twofishBatch, String problem) {
         this.aesKernel = aesKernel;
         this.twofishKernel = twofishKernel;
         this.serpentKernel = serpentKernel;
         this.constantTime = constantTime;
         this.arithmetic = arithmetic;
+        this.twofishBatch = twofishBatch;
         this.problem = problem;
     }
 
@@ -126,23 +141,30 @@ public final class Settings {
         String v = value.trim();
         switch (key.trim().toLowerCase(Locale.ROOT)) {
             case "kernel.aes":
-                return new Settings(kernelName("AES", v), twofishKernel, serpentKernel, constantTime, arithmetic, problem);
+                return new Settings(kernelName("AES", v), twofishKernel, serpentKernel, constantTime, arithmetic,
+                        twofishBatch, problem);
             case "kernel.twofish":
-                return new Settings(aesKernel, kernelName("Twofish", v), serpentKernel, constantTime, arithmetic, problem);
+                return new Settings(aesKernel, kernelName("Twofish", v), serpentKernel, constantTime, arithmetic,
+                        twofishBatch, problem);
             case "kernel.serpent":
-                return new Settings(aesKernel, twofishKernel, kernelName("Serpent", v), constantTime, arithmetic, problem);
+                return new Settings(aesKernel, twofishKernel, kernelName("Serpent", v), constantTime, arithmetic,
+                        twofishBatch, problem);
             case "constanttime":
-                return new Settings(aesKernel, twofishKernel, serpentKernel, bool("constantTime", v), arithmetic, problem);
+                return new Settings(aesKernel, twofishKernel, serpentKernel, bool("constantTime", v), arithmetic,
+                        twofishBatch, problem);
             case "arithmetic":
                 return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime,
-                        choice(Arithmetic.class, "arithmetic", v), problem);
+                        choice(Arithmetic.class, "arithmetic", v), twofishBatch, problem);
+            case "twofish16.path":
+                return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime, arithmetic,
+                        choice(TwofishBatch.class, "twofish16.path", v), problem);
             default:
                 throw new IllegalArgumentException("unknown setting '" + key + "'; settings: " + keyNames());
         }
     }
 
     private Settings withProblem(String p) {
-        return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime, arithmetic, p);
+        return new Settings(aesKernel, twofishKernel, serpentKernel, constantTime, arithmetic, twofishBatch, p);
     }
 
     /** A kernel name as given, checked against the registry (unknown names fail here). */
@@ -208,6 +230,10 @@ public final class Settings {
         return arithmetic;
     }
 
+    public TwofishBatch twofishBatch() {
+        return twofishBatch;
+    }
+
     /** Why these settings cannot key anything (a bad system property), or null. */
     public String problem() {
         return problem;
@@ -221,6 +247,7 @@ public final class Settings {
         m.put("kernel.serpent", serpentKernel == null ? "" : serpentKernel);
         m.put("constantTime", Boolean.toString(constantTime));
         m.put("arithmetic", arithmetic.name().toLowerCase(Locale.ROOT));
+        m.put("twofish16.path", twofishBatch.name().toLowerCase(Locale.ROOT));
         return m;
     }
 

@@ -44,13 +44,14 @@ public final class VectorKernels {
      * A new kernel {@code name} keyed with {@code key} (16, 24 or 32 bytes; the caller wipes it);
      * {@code padShortCalls} for the constant-time policy (the Twofish batch kernels then run every
      * short call and tail as a padded vector batch; the AES kernels always do; the Serpent kernels
-     * need not, their tail code is constant-time too).
+     * need not, their tail code is constant-time too); {@code batch} the
+     * ordinal of the provider's {@code Settings.TwofishBatch} ({@code twofish-vec512-16way} only).
      */
-    public static BlockKernel create(String name, byte[] key, boolean padShortCalls) {
+    public static BlockKernel create(String name, byte[] key, boolean padShortCalls, int batch) {
         return switch (name) {
             case AesVec512.NAME -> new AesVec512(key);
             case AesVec256.NAME -> new AesVec256(key);
-            case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls);
+            case TwofishVec512.NAME -> new TwofishVec512(key, padShortCalls, batch);
             case TwofishVec256.NAME -> new TwofishVec256(key);
             case TwofishVec128.NAME -> new TwofishVec128(key, padShortCalls);
             case SerpentVec512.NAME -> new SerpentVec512(key);
@@ -58,5 +59,10 @@ public final class VectorKernels {
             case SerpentVec128.NAME -> new SerpentVec128(key);
             default -> throw new IllegalArgumentException("no vector kernel is named '" + name + "'");
         };
+    }
+
+    /** Which batch {@code twofish-vec512-16way} serves with {@code batch} (a {@code Settings.TwofishBatch} ordinal). */
+    public static String twofishBatch(int batch) {
+        return Twofish16Path.describe(batch);
     }
 }

@@ -23,40 +23,51 @@ import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
- * {@code twofish-vec512-16way}'s batch ({@code TwofishVec512Rounds}, one round per loop iteration
- * with the state in registers) against the scalar kernel and the known answers, every block count
- * through batches, padded tails and the fallback; and that what a provider runs depends on its own
- * settings only, whatever other providers did before in this JVM.
+ * {@code twofish-vec512-16way}'s two batch paths ({@code Twofish16Path}): the fused batch forced
+ * on against the scalar kernel and the known answers (where the kernel declines, built directly
+ * and checked in the Vector API's Java code), every mode through the JCA on both paths, the
+ * setting that chooses the path, and that nothing another provider does changes a provider's
+ * path or output. The fused code runs interpreted here (no test waits for C2): a few MB/s, so
+ * the data stays small; {@code TwofishFusedAllocationTest} checks it compiled.
  */
-class Twofish16BatchTest {
+class Twofish16PathTest {
     private static final String NAME = "twofish-vec512-16way";
 
     /**
-     * Needs the vector code. Where the kernel declines (no AVX-512 VBMI: the byte permutes would be
-     * emulated), it is built directly and checked all the same, in the Vector API's Java code.
+     * Needs the vector code. Where the kernel declines (no 512-bit species or no AVX-512 VBMI), the
+     * kernel tests build it directly and check it all the same, in the Vector API's Java code; the
+     * JCA tests need it to run here.
      */
     @BeforeEach
     void needsTheVectorCode() {
         Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
         Assumptions.assumeTrue(Kernels.vectorCodeUnavailable() == null, () -> "no vector code: " + Kernels.vectorCodeUnavailable());
-        if (factory().unavailableReason() != null) {
-            System.out.println("[Twofish16BatchTest] " + NAME + " declines here (" + factory().unavailableReason()
-                    + "): checked in the Vector API's Java code");
-        }
+    }
+
+    private static void assumeItRunsHere() {
+        String why = factory().unavailableReason();
+        Assumptions.assumeTrue(why == null, () -> NAME + " not available here: " + why);
     }
 
     private static KernelFactory factory() {
         return Kernels.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
     }
 
-    /** A {@code twofish-vec512-16way} kernel keyed with a copy of {@code key}: through the registry, or built directly where it declines. */
-    private static BlockKernel kernel(byte[] key) {
+    /**
+     * A kernel keyed under {@code twofish16.path=path}: through the registry, or built directly
+     * where it declines here.
+     */
+    private static BlockKernel kernel(byte[] key, String path) {
+        Settings s = Settings.BUILT_IN.apply("kernel.twofish=" + NAME + " twofish16.path=" + path);
         if (factory().unavailableReason() == null) {
-            return Kernels.select("Twofish", Settings.BUILT_IN.apply("kernel.twofish=" + NAME)).create(key.clone());
+            return Kernels.select("Twofish", s).create(key.clone());
         }
+        System.out.println("[Twofish16PathTest] " + NAME + " declines here (" + factory().unavailableReason()
+                + "): built directly, " + path + " path, checked in the Vector API's Java code");
         try {
             return (BlockKernel) Class.forName("org.vectorjce.internal.vector.VectorKernels")
-                    .getMethod("create", String.class, byte[].class, boolean.class).invoke(null, NAME, key.clone(), false);
+                    .getMethod("create", String.class, byte[].class, boolean.class, int.class)
+                    .invoke(null, NAME, key.clone(), false, s.twofishBatch().ordinal());
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }
@@ -70,9 +81,11 @@ class Twofish16BatchTest {
         }
     }
 
+    // ---------------------------------------------------------------- the fused path, forced on
+
     /** Every block count 1..40 (each padded-tail and fallback length, one and two batches) and some large. */
     @Test
-    void batchEqualsScalarKernel() {
+    void fusedPathEqualsScalarKernel() {
         Random r = new Random(2216);
         List<Integer> counts = new ArrayList<>();
         for (int b = 1; b <= 40; b++) {
@@ -82,7 +95,7 @@ class Twofish16BatchTest {
         for (int keyLen : new int[] {16, 24, 32}) {
             byte[] key = new byte[keyLen];
             r.nextBytes(key);
-            BlockKernel k = kernel(key);
+            BlockKernel k = kernel(key, "fused");
             BlockKernel ref = TwofishTable.oneWay(key);
             for (int blocks : counts) {
                 int inOff = r.nextInt(17), outOff = r.nextInt(17);
@@ -106,9 +119,9 @@ class Twofish16BatchTest {
         }
     }
 
-    /** Linux testmgr {@code tf_tv_template} records 0-2 (all-zero plaintext), over batches and tails. */
+    /** Linux testmgr {@code tf_tv_template} records 0-2 (all-zero plaintext), forced fused, over batches and tails. */
     @Test
-    void batchKnownAnswers() {
+    void fusedPathKnownAnswers() {
         HexFormat hex = HexFormat.of();
         String[][] records = {
             {"00000000000000000000000000000000", "9f589f5cf6122c32b6bfec2f2ae8c35a"},
@@ -116,7 +129,7 @@ class Twofish16BatchTest {
             {"0123456789abcdeffedcba987654321000112233445566778899aabbccddeeff", "37527be0052334b89f0cfccae87cfa20"},
         };
         for (String[] rec : records) {
-            BlockKernel k = kernel(hex.parseHex(rec[0]));
+            BlockKernel k = kernel(hex.parseHex(rec[0]), "fused");
             byte[] ct = hex.parseHex(rec[1]);
             for (int blocks : new int[] {1, 11, 31, 32, 33, 64, 100}) {
                 byte[] want = new byte[16 * blocks];
@@ -132,14 +145,57 @@ class Twofish16BatchTest {
         }
     }
 
+    /** Every mode through the JCA gives the same bytes on either path (each mode reaches the kernel's batches). */
+    @Test
+    void everyModeAgreesOnBothPaths() throws Exception {
+        assumeItRunsHere();
+        {
+            Random r = new Random(22);
+            for (String t : new String[] {"ECB", "CBC", "CTR", "XTS", "LRW"}) {
+                byte[] key = new byte[t.equals("XTS") ? 64 : t.equals("LRW") ? 48 : 32];
+                r.nextBytes(key);
+                byte[] iv = new byte[16];
+                r.nextBytes(iv);
+                byte[] data = new byte[16 * 77];
+                r.nextBytes(data);
+                for (int opmode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
+                    byte[][] out = new byte[2][];
+                    String[] paths = {"split", "fused"};
+                    for (int p = 0; p < 2; p++) {
+                        {
+                            Cipher c = Cipher.getInstance("Twofish/" + t + "/NoPadding",
+                                    new VectorJceProvider().configure("kernel.twofish=" + NAME + " twofish16.path=" + paths[p]));
+                            if (t.equals("ECB")) {
+                                c.init(opmode, new SecretKeySpec(key, "Twofish"));
+                            } else {
+                                c.init(opmode, new SecretKeySpec(key, "Twofish"), new IvParameterSpec(iv));
+                            }
+                            out[p] = c.doFinal(data);
+                        }
+                    }
+                    assertArrayEquals(out[0], out[1], "Twofish/" + t + (opmode == Cipher.ENCRYPT_MODE ? " encrypt" : " decrypt"));
+                }
+            }
+        }
+    }
+
+    @Test
+    void badSettingIsRefusedByName() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> kernel(new byte[16], "fast"));
+        assertTrue(e.getMessage().contains("twofish16.path") && e.getMessage().contains("'fast'"), e.getMessage());
+        java.security.InvalidParameterException p = assertThrows(java.security.InvalidParameterException.class,
+                () -> new VectorJceProvider().configure("twofish16.path=fast"));
+        assertTrue(p.getMessage().contains("split, fused"), p.getMessage());
+    }
+
     /**
-     * A provider's ciphers follow its own settings alone: the default provider's Twofish kernel and
-     * output are the same before and after other providers (forced kernels, the constant-time
-     * policy) have keyed and run ciphers in this JVM, and a setting no provider has is refused.
+     * A provider's ciphers follow its own settings alone: the default provider's Twofish kernel,
+     * batch path (split) and output are the same before and after other providers (the fused path,
+     * forced kernels, the constant-time policy) have keyed and run ciphers in this JVM.
      */
     @Test
     void nothingAnotherProviderDidChangesThisOne() throws Exception {
-        Assumptions.assumeTrue(factory().unavailableReason() == null, () -> NAME + " declines here: " + factory().unavailableReason());
+        assumeItRunsHere();
         Random r = new Random(23);
         byte[] key = new byte[64], iv = new byte[16], data = new byte[16 * 77];
         r.nextBytes(key);
@@ -147,17 +203,19 @@ class Twofish16BatchTest {
         r.nextBytes(data);
         VectorJceProvider p = new VectorJceProvider();
         String kernel = p.kernelFor("Twofish");
+        assertTrue(p.twofishBatch().startsWith("split"), p.twofishBatch());
         byte[] first = xts(p, data, key, iv);
-        for (String other : new String[] {"kernel.twofish=twofish-table-2way", "constantTime=true", "kernel.twofish=" + NAME}) {
+        for (String other : new String[] {"twofish16.path=fused", "kernel.twofish=twofish-table-2way", "constantTime=true",
+            "constantTime=true twofish16.path=fused"}) {
             xts(new VectorJceProvider().configure(other), data, key, iv);
         }
         assertTrue(kernel.equals(p.kernelFor("Twofish")), kernel + " became " + p.kernelFor("Twofish"));
+        assertTrue(p.twofishBatch().startsWith("split"), p.twofishBatch());
+        assertTrue(new VectorJceProvider().twofishBatch().startsWith("split"), new VectorJceProvider().twofishBatch());
         assertArrayEquals(first, xts(p, data, key, iv));
         assertArrayEquals(first, xts(new VectorJceProvider().configure("kernel.twofish=twofish-table-2way"), data, key, iv),
                 "against the scalar kernel");
-        java.security.InvalidParameterException e = assertThrows(java.security.InvalidParameterException.class,
-                () -> new VectorJceProvider().configure("twofish16.path=fused"));
-        assertTrue(e.getMessage().contains("twofish16.path"), e.getMessage());
+        assertTrue(((VectorJceProvider) new VectorJceProvider().configure("twofish16.path=fused")).twofishBatch().startsWith("fused"));
     }
 
     private static byte[] xts(java.security.Provider p, byte[] data, byte[] key, byte[] iv) throws Exception {
