@@ -1,4 +1,3 @@
-import java.security.Provider;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -17,14 +16,13 @@ public class FirstSeconds {
         int size = Integer.parseInt(a[1]);
         long total = Long.parseLong(a[2]) * 1_000_000L, window = Long.parseLong(a[3]) * 1_000_000L;
         long t0 = System.nanoTime();
-        VectorJceProvider vp = new VectorJceProvider();
-        Provider p = vp.configure(config);
+        VectorJceProvider p = (VectorJceProvider) new VectorJceProvider().configure(config);
         Cipher c = Cipher.getInstance("Twofish/CTR/NoPadding", p);
         c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[32], "Twofish"), new IvParameterSpec(new byte[16]));
         byte[] in = new byte[size], out = new byte[size];
         StringBuilder b = new StringBuilder();
-        b.append("# config '").append(config).append("': kernel ").append(vp.kernelFor("Twofish"))
-                .append(", batch ").append(((VectorJceProvider) p).twofishBatch()).append('\n');
+        b.append("# config '").append(config).append("': kernel ").append(p.kernelFor("Twofish"))
+                .append(", batch ").append(p.twofishBatch()).append('\n');
         long ws = System.nanoTime(), bytes = 0;
         while (true) {
             c.update(in, 0, size, out, 0);
