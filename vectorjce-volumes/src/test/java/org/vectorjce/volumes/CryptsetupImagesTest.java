@@ -64,8 +64,9 @@ class CryptsetupImagesTest {
     @MethodSource("supportedLuks1")
     void luks1ImagesOpenAndHoldTheFatFileSystem(String name) throws Exception {
         Path img = luks1.resolve("luks1_" + name + ".img");
-        try (LuksVolume v = LuksVolume.at(img).keyFile(luks1.resolve("keyfile1")).open()) {
+        try (LuksVolume v = (LuksVolume) Volumes.open(img).keyFile(luks1.resolve("keyfile1")).open()) {
             assertEquals(1, v.info().version());
+            assertEquals(VolumeFormat.LUKS1, v.info().format());
             assertEquals(0, v.keySlot().getAsInt());
             SeekableByteChannel p = v.payload();
             ByteBuffer boot = ByteBuffer.allocate(512);
@@ -166,7 +167,8 @@ class CryptsetupImagesTest {
     @ValueSource(ints = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096})
     void luks2EveryMetadataSize(int kib) throws Exception {
         Path img = mda.resolve("test_image_" + kib);
-        try (LuksVolume v = LuksVolume.at(img).passphrase("Qx3qn46vq0v".toCharArray()).open()) {
+        try (LuksVolume v = (LuksVolume) Volumes.open(img).passphrase("Qx3qn46vq0v".toCharArray()).open()) {
+            assertEquals(VolumeFormat.LUKS2, v.info().format());
             assertEquals(kib * 1024L, v.info().metadataSize());
             assertEquals("aes-xts-plain64", v.info().cipher());
             assertEquals(12582912, v.info().payloadOffset());

@@ -1,5 +1,8 @@
 package org.vectorjce.volumes.bitlk;
 
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.VolumeInfo;
+
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -36,7 +39,31 @@ import org.vectorjce.volumes.internal.KeyDump;
 public record BitlkInfo(boolean togo, int version, String guid, int sectorSize, long volumeSize, long created,
         String description, String cipher, String mode, int keyBits, String type, int currentState, int nextState,
         List<Protector> protectors, int fvekDataSize, List<Long> metadataOffsets, long headerOffset, long headerSize,
-        long payloadSize, List<String> warnings) {
+        long payloadSize, List<String> warnings) implements VolumeInfo {
+    /** {@link VolumeFormat#BITLK}. */
+    @Override
+    public VolumeFormat format() {
+        return VolumeFormat.BITLK;
+    }
+
+    /** {@link #cipher} and {@link #mode}, e.g. {@code aes-xts-plain64}. */
+    @Override
+    public String cipherSpec() {
+        return cipher + "-" + mode;
+    }
+
+    /** {@link #guid}. */
+    @Override
+    public String uuid() {
+        return guid;
+    }
+
+    /** {@link #description}, or {@code ""}. */
+    @Override
+    public String label() {
+        return description == null ? "" : description;
+    }
+
 
     /**
      * A VMK entry.

@@ -1,5 +1,7 @@
 package org.vectorjce.volumes.bitlk;
 
+import org.vectorjce.volumes.Volume;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -73,7 +75,7 @@ import org.vectorjce.volumes.internal.AesCcm;
  * the image. The image is only ever read. Passwords, derived keys, the VMK and the FVEK are wiped
  * after use or on {@link #close()}.
  */
-public final class BitlkVolume implements Closeable {
+public final class BitlkVolume implements Volume {
     /** The largest {@code .BEK} file read (real ones are under 200 bytes). */
     public static final int STARTUP_KEY_MAX = 64 * 1024;
     private static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
@@ -139,6 +141,19 @@ public final class BitlkVolume implements Closeable {
     }
 
     /** The header's fields, the protectors, where the payload's parts lie. */
+    /** Always: this library reads this format only. */
+    @Override
+    public boolean readOnly() {
+        return true;
+    }
+
+    /** The payload's sector size in bytes. */
+    @Override
+    public int sectorSize() {
+        return info().sectorSize();
+    }
+
+    @Override
     public BitlkInfo info() {
         return info;
     }
@@ -152,12 +167,14 @@ public final class BitlkVolume implements Closeable {
     }
 
     /** A copy of the volume key (the FVEK as cryptsetup maps it and dumps it); the caller wipes it. */
+    @Override
     public byte[] volumeKey() {
         ensureOpen();
         return fvek.clone();
     }
 
     /** The plaintext's size in bytes: the image's, as cryptsetup maps it. */
+    @Override
     public long payloadSize() {
         return info.payloadSize();
     }
@@ -169,6 +186,7 @@ public final class BitlkVolume implements Closeable {
      * @throws UnsupportedVolumeException for a partially encrypted or encrypt-on-write volume (the
      *     message says which)
      */
+    @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
         ensureOpen();
         String problem = info.activationProblem();

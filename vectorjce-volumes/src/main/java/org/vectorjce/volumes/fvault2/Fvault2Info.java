@@ -1,5 +1,8 @@
 package org.vectorjce.volumes.fvault2;
 
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.VolumeInfo;
+
 /**
  * What a FileVault 2 volume's Core Storage header and encrypted metadata say, without secrets: the
  * fields {@code cryptsetup fvault2Dump} prints.
@@ -17,7 +20,49 @@ package org.vectorjce.volumes.fvault2;
  */
 public record Fvault2Info(String physicalVolumeUuid, String familyUuid, long logicalVolumeOffset,
         long logicalVolumeSize, String cipher, String mode, long pbkdf2Iterations, byte[] pbkdf2Salt, long blockSize,
-        long imageSize) {
+        long imageSize) implements VolumeInfo {
+    /** {@link VolumeFormat#FVAULT2}. */
+    @Override
+    public VolumeFormat format() {
+        return VolumeFormat.FVAULT2;
+    }
+
+    /** The logical volume's size. */
+    @Override
+    public long payloadSize() {
+        return logicalVolumeSize;
+    }
+
+    /** 512: the XTS data unit of Core Storage's sectors. */
+    @Override
+    public int sectorSize() {
+        return Fvault2Payload.SECTOR;
+    }
+
+    /** {@link #cipher} and {@link #mode}: {@code aes-xts-plain64}. */
+    @Override
+    public String cipherSpec() {
+        return cipher + "-" + mode;
+    }
+
+    /** The logical volume family's UUID (what cryptsetup's fvault2Dump calls the family UUID). */
+    @Override
+    public String uuid() {
+        return familyUuid;
+    }
+
+    /** {@code ""}: the header has no label. */
+    @Override
+    public String label() {
+        return "";
+    }
+
+    /** Empty: a header that opens is what it says. */
+    @Override
+    public java.util.List<String> warnings() {
+        return java.util.List.of();
+    }
+
 
     /** The volume key's size in bits: AES-XTS-128, two 128-bit keys. */
     public int keyBits() {

@@ -1,5 +1,7 @@
 package org.vectorjce.volumes.fvault2;
 
+import org.vectorjce.volumes.Volume;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -65,7 +67,7 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * passphrase, the derived key, the KEK and the volume key are wiped after use or on
  * {@link #close()}.
  */
-public final class Fvault2Volume implements Closeable {
+public final class Fvault2Volume implements Volume {
     private static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
     private static final int HALF = 16;
 
@@ -134,6 +136,19 @@ public final class Fvault2Volume implements Closeable {
     }
 
     /** The header's and metadata's fields. */
+    /** Always: this library reads this format only. */
+    @Override
+    public boolean readOnly() {
+        return true;
+    }
+
+    /** The payload's sector size in bytes. */
+    @Override
+    public int sectorSize() {
+        return info().sectorSize();
+    }
+
+    @Override
     public Fvault2Info info() {
         return info;
     }
@@ -144,12 +159,14 @@ public final class Fvault2Volume implements Closeable {
     }
 
     /** A copy of the 32-byte volume key (as cryptsetup maps it and dumps it); the caller wipes it. */
+    @Override
     public byte[] volumeKey() {
         ensureOpen();
         return key.clone();
     }
 
     /** The plaintext's size in bytes: the logical volume's, in whole 512-byte sectors. */
+    @Override
     public long payloadSize() {
         return info.logicalVolumeSize() / Fvault2Payload.SECTOR * Fvault2Payload.SECTOR;
     }
@@ -160,6 +177,7 @@ public final class Fvault2Volume implements Closeable {
      *
      * @throws VolumeException when the logical volume does not lie inside the image
      */
+    @Override
     public SeekableByteChannel payload() throws VolumeException {
         ensureOpen();
         String problem = info.activationProblem();

@@ -1,5 +1,8 @@
 package org.vectorjce.volumes.luks;
 
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.VolumeInfo;
+
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.channels.SeekableByteChannel;
@@ -44,7 +47,19 @@ import org.vectorjce.volumes.VolumeException;
 public record LuksInfo(int version, String uuid, String label, String subsystem, long epoch, long metadataSize,
         long keyslotsSize, String cipher, int keyBits, String hash, long payloadOffset, long payloadSize,
         boolean dynamicSize, int sectorSize, long ivTweak, List<String> flags, List<String> requirements, int tokens,
-        List<LuksKeySlot> keySlots, List<String> warnings) {
+        List<LuksKeySlot> keySlots, List<String> warnings) implements VolumeInfo {
+    /** {@link VolumeFormat#LUKS1} or {@link VolumeFormat#LUKS2}, by {@link #version}. */
+    @Override
+    public VolumeFormat format() {
+        return version == 1 ? VolumeFormat.LUKS1 : VolumeFormat.LUKS2;
+    }
+
+    /** {@link #cipher}: cryptsetup's syntax is dm-crypt's. */
+    @Override
+    public String cipherSpec() {
+        return cipher;
+    }
+
 
     public LuksInfo {
         flags = List.copyOf(flags);

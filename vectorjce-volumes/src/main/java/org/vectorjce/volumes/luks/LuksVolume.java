@@ -1,5 +1,7 @@
 package org.vectorjce.volumes.luks;
 
+import org.vectorjce.volumes.Volume;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +47,7 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * ("no key slot opened with the passphrase given"), {@link CorruptHeaderException} naming the
  * field, {@link org.vectorjce.volumes.UnsupportedVolumeException} naming the feature.
  */
-public final class LuksVolume implements Closeable {
+public final class LuksVolume implements Volume {
     /** cryptsetup's default largest key file ({@code --keyfile-size} unset): 8 MiB. */
     public static final int MAX_KEY_FILE = 8 << 20;
 
@@ -75,12 +77,25 @@ public final class LuksVolume implements Closeable {
         return new Builder(null, Objects.requireNonNull(image, "image"));
     }
 
+    /** Whether the payload refuses writes: unless the images were opened for writing ({@link Builder#readWrite()}). */
+    @Override
+    public boolean readOnly() {
+        return !isWritable();
+    }
+
+    /** The payload's sector size in bytes. */
+    @Override
+    public int sectorSize() {
+        return layout.sectorSize();
+    }
+
     /** Whether the images were opened for writing ({@link Builder#readWrite()}). */
     public boolean isWritable() {
         return images.writable;
     }
 
     /** The header's information. */
+    @Override
     public LuksInfo info() {
         return layout.info();
     }
@@ -91,12 +106,14 @@ public final class LuksVolume implements Closeable {
     }
 
     /** A copy of the volume key (the caller wipes it). */
+    @Override
     public byte[] volumeKey() {
         ensureOpen();
         return volumeKey.clone();
     }
 
     /** The payload's size in bytes. */
+    @Override
     public long payloadSize() {
         return layout.payloadSize();
     }
@@ -111,6 +128,7 @@ public final class LuksVolume implements Closeable {
      * never grows, and {@code truncate} throws an {@code IOException}. Each call returns a channel
      * of its own (its own cipher: one per thread); all are closed with the volume.
      */
+    @Override
     public SeekableByteChannel payload() throws IOException, VolumeException {
         ensureOpen();
         PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher().using(settings.provider()), volumeKey, layout.payloadOffset(),

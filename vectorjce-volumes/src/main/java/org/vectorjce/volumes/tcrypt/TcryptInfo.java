@@ -1,5 +1,8 @@
 package org.vectorjce.volumes.tcrypt;
 
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.VolumeInfo;
+
 /**
  * What an opened TrueCrypt/VeraCrypt header says, without secrets: the fields {@code cryptsetup
  * tcryptDump} prints, the KDF row and cipher chain that opened it, and where the payload lies.
@@ -28,7 +31,37 @@ package org.vectorjce.volumes.tcrypt;
 public record TcryptInfo(boolean veracrypt, String headerKind, long headerOffset, int version, int requiredVersion,
         int flags, int sectorSize, long mkOffset, long volumeSize, long hiddenSize, String pbkdf, String hash,
         long iterations, long argon2MemoryKib, String chain, String mode, int keyBits, long payloadOffset,
-        long payloadSize, long ivOffset) {
+        long payloadSize, long ivOffset) implements VolumeInfo {
+    /** {@link VolumeFormat#TCRYPT}, for TrueCrypt and VeraCrypt alike ({@link #veracrypt} tells them apart). */
+    @Override
+    public VolumeFormat format() {
+        return VolumeFormat.TCRYPT;
+    }
+
+    /** {@link #chain} and {@link #mode}, e.g. {@code aes-twofish-xts-plain64}. */
+    @Override
+    public String cipherSpec() {
+        return chain + "-" + mode;
+    }
+
+    /** {@code ""}: the header has no UUID. */
+    @Override
+    public String uuid() {
+        return "";
+    }
+
+    /** {@code ""}: the header has no label. */
+    @Override
+    public String label() {
+        return "";
+    }
+
+    /** Empty: a header that opens is what it says. */
+    @Override
+    public java.util.List<String> warnings() {
+        return java.util.List.of();
+    }
+
 
     /** {@code tcryptDump}'s text (cryptsetup 2.7+'s fields) for {@code device}. */
     public String dump(String device) {

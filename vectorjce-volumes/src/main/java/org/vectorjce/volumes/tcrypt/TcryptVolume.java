@@ -1,5 +1,7 @@
 package org.vectorjce.volumes.tcrypt;
 
+import org.vectorjce.volumes.Volume;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +62,7 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * lies outside the image, {@code IOException} for the image itself. The image is only ever read.
  * The passphrase, pool, derived keys and volume keys are wiped after use or on {@link #close()}.
  */
-public final class TcryptVolume implements Closeable {
+public final class TcryptVolume implements Volume {
     /** Bytes of a keyfile that count (TrueCrypt and cryptsetup read the first 1 MiB). */
     public static final int KEYFILE_MAX = 1 << 20;
     static final long HIDDEN_OFFSET = 65536, HIDDEN_OFFSET_OLD = -1536, HIDDEN_OFFSET_BACKUP = -65536,
@@ -96,17 +98,32 @@ public final class TcryptVolume implements Closeable {
     }
 
     /** The header's fields, the row and chain that opened it, and the payload's place. */
+    /** Always: this library reads this format only. */
+    @Override
+    public boolean readOnly() {
+        return true;
+    }
+
+    /** The payload's sector size in bytes. */
+    @Override
+    public int sectorSize() {
+        return info().sectorSize();
+    }
+
+    @Override
     public TcryptInfo info() {
         return info;
     }
 
     /** A copy of the volume key as {@code tcryptDump --dump-volume-key} prints it; the caller wipes it. */
+    @Override
     public byte[] volumeKey() {
         ensureOpen();
         return chain.volumeKey(keyArea);
     }
 
     /** The plaintext's size in bytes. */
+    @Override
     public long payloadSize() {
         return info.payloadSize();
     }
@@ -115,6 +132,7 @@ public final class TcryptVolume implements Closeable {
      * The plaintext payload, read-only, from position 0 (one channel per volume: a second call
      * returns a new one and closes the first). Closing the volume closes it.
      */
+    @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
         ensureOpen();
         if (payload != null) {

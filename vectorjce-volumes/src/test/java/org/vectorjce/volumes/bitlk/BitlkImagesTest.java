@@ -25,6 +25,9 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.Volume;
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.WrongPassphraseException;
 
 /**
@@ -41,7 +44,7 @@ class BitlkImagesTest {
     /** Volume keys found here, for {@link BitlkCryptsetupTest} in the same JVM. */
     static final Map<String, byte[]> KEYS = new ConcurrentHashMap<>();
 
-    private record Secret(String what, String vmkGuid, BitlkVolume.Builder builder) {
+    private record Secret(String what, String vmkGuid, Volumes.Builder builder) {
     }
 
     private record Opened(String what, String vmkGuid, String openedWith, byte[] key, BitlkInfo info) {
@@ -61,22 +64,22 @@ class BitlkImagesTest {
         List<Secret> secrets = new ArrayList<>();
         if (!c.getOrDefault("PW", "").isEmpty()) {
             secrets.add(new Secret("password", c.get("PW_VMK_GUID"),
-                    BitlkVolume.of(im.channel()).passphrase(c.get("PW").toCharArray())));
+                    Volumes.open(im.channel()).passphrase(c.get("PW").toCharArray())));
         }
         for (String rp : new String[] {"RP", "RP2"}) {
             if (!c.getOrDefault(rp, "").isEmpty()) {
                 // given as a passphrase, as on the command line: tried as a recovery password first
                 secrets.add(new Secret("recovery password", c.get(rp + "_VMK_GUID"),
-                        BitlkVolume.of(im.channel()).passphrase(c.get(rp).toCharArray())));
+                        Volumes.open(im.channel()).passphrase(c.get(rp).toCharArray())));
             }
         }
         if (!c.getOrDefault("SK_VMK_GUID", "").isEmpty()) {
             byte[] bek = BitlkImages.files().get(c.get("SK_VMK_GUID").toUpperCase(Locale.ROOT) + ".BEK");
             assertNotNull(bek, "the .BEK file of " + name);
-            secrets.add(new Secret("startup key", c.get("SK_VMK_GUID"), BitlkVolume.of(im.channel()).startupKey(bek)));
+            secrets.add(new Secret("startup key", c.get("SK_VMK_GUID"), Volumes.open(im.channel()).startupKey(bek)));
         }
         if (!c.getOrDefault("CLEARKEY_VMK_GUID", "").isEmpty()) {
-            secrets.add(new Secret("clear key", c.get("CLEARKEY_VMK_GUID"), BitlkVolume.of(im.channel())));
+            secrets.add(new Secret("clear key", c.get("CLEARKEY_VMK_GUID"), Volumes.open(im.channel())));
         }
         assertTrue(!secrets.isEmpty(), name + " lists a secret");
 
@@ -86,7 +89,11 @@ class BitlkImagesTest {
             List<Future<Opened>> fs = new ArrayList<>();
             for (Secret s : secrets) {
                 fs.add(pool.submit(() -> {
-                    try (BitlkVolume v = s.builder().open()) {
+                    try (Volume o = s.builder().open()) {
+                        // through the common entry: the format is found from the image
+                        assertEquals(VolumeFormat.BITLK, o.info().format(), name);
+                        assertTrue(o.readOnly(), name);
+                        BitlkVolume v = (BitlkVolume) o;
                         return new Opened(s.what(), s.vmkGuid(), v.openedWith(), v.volumeKey(), v.info());
                     }
                 }));

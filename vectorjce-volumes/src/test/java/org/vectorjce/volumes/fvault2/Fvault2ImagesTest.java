@@ -13,6 +13,8 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 
 import org.junit.jupiter.api.Test;
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.WrongPassphraseException;
 
 /**
@@ -53,8 +55,11 @@ class Fvault2ImagesTest {
 
     @Test
     void passwordGivesTheVolumeKeyAndThePlaintext() throws Exception {
-        try (Fvault2Volume v = Fvault2Volume.of(Fvault2Images.small().channel())
+        try (Fvault2Volume v = (Fvault2Volume) Volumes.open(Fvault2Images.small().channel())
                 .passphrase(Fvault2Images.PASSWORD.toCharArray()).open()) {
+            assertEquals(VolumeFormat.FVAULT2, v.info().format());
+            assertEquals(Fvault2Images.FAMILY_UUID, v.info().uuid());
+            assertEquals("aes-xts-plain64", v.info().cipherSpec());
             assertEquals("passphrase", v.openedWith());
             assertArrayEquals(Fvault2Images.volumeKey(), v.volumeKey());
             assertEquals(Fvault2Images.VOLUME_KEY, field(v.info().dumpWithKey("small", v.volumeKey()), "Volume key"));

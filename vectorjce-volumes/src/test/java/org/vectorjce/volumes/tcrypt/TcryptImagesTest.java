@@ -18,6 +18,9 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.vectorjce.volumes.Volume;
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.Volumes;
 
 
 /**
@@ -103,6 +106,49 @@ class TcryptImagesTest {
             assertEquals(Integer.toHexString(hidden ? TcryptImages.SERIAL_HIDDEN : TcryptImages.SERIAL_NORMAL),
                     serial == null ? "no FAT boot sector" : Integer.toHexString(serial));
         }
+    }
+
+    /**
+     * The TrueCrypt images through the common entry, {@code Volumes.open(...).type(TCRYPT)}, with no
+     * hash or cipher hint (every KDF row and chain tried, as cryptsetup does without them): the
+     * same volume key, chain and header kind as the format's own builder with its hints. The first
+     * image of each chain, of each mode and with keyfiles (every row is tried either way; the
+     * others differ in hash, which {@link #everyImageOpens} covers). VeraCrypt's rows run 200,000 to 655,331 iterations each,
+     * Streebog's alone 10 s, so its images go through the hinted builder only.
+     */
+    @TestFactory
+    List<DynamicTest> trueCryptImagesOpenThroughVolumes() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        java.util.Set<String> chains = new java.util.HashSet<>();
+        for (Path f : images()) {
+            String n = f.getFileName().toString();
+            if (!n.startsWith("tc_")) {
+                continue;
+            }
+            TcryptImages.Image im = TcryptImages.Image.of(n);
+            if (!chains.add(im.chainName()) && !chains.add(im.modeName()) && !(im.keyfiles() && chains.add("keyfiles"))) {
+                continue;
+            }
+            tests.add(DynamicTest.dynamicTest(n, () -> {
+                Volumes.Builder b = Volumes.open(f).type(VolumeFormat.TCRYPT)
+                        .passphrase(im.password().getBytes(StandardCharsets.UTF_8));
+                if (im.keyfiles()) {
+                    b.keyFile(dir.resolve("keyfile1")).keyFile(dir.resolve("keyfile2"));
+                }
+                if (im.system()) {
+                    b.system();
+                }
+                try (Volume v = b.open(); TcryptVolume hinted = builder(f, im, false).open()) {
+                    assertEquals(VolumeFormat.TCRYPT, v.info().format());
+                    assertTrue(v.readOnly());
+                    assertEquals(im.chainName() + "-" + im.modeName(), v.info().cipherSpec());
+                    assertEquals(hinted.info(), v.info());
+                    assertTrue(java.util.Arrays.equals(hinted.volumeKey(), v.volumeKey()), "volume key");
+                }
+            }));
+        }
+        assertTrue(tests.size() >= 8, tests.size() + " TrueCrypt images");
+        return tests;
     }
 
     /**

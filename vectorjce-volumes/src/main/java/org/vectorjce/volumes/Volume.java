@@ -1,0 +1,49 @@
+package org.vectorjce.volumes;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+
+/**
+ * An unlocked volume of any format: its header's facts, its plaintext payload as a channel, and its
+ * key. {@link Volumes#open(java.nio.file.Path)} detects the format and unlocks it; each format's
+ * own class ({@code LuksVolume}, {@code TcryptVolume}, {@code BitlkVolume}, {@code Fvault2Volume})
+ * implements this interface and adds what only it has (LUKS key slots, BitLocker's protector).
+ * No other class implements it. (It is not a {@code sealed} interface: the four formats live in
+ * packages of their own, which a sealed hierarchy allows only in a named module, and the jar is
+ * used on the class path too.)
+ *
+ * <p>{@link #close()} wipes the key material and closes every channel the volume opened,
+ * payloads included; the image channel the caller handed in stays open.
+ */
+public interface Volume extends Closeable {
+    /** The header's facts; {@link VolumeInfo#format()} says which format this is. */
+    VolumeInfo info();
+
+    /** Bytes of plaintext the payload holds. */
+    long payloadSize();
+
+    /** Bytes of one encryption sector. */
+    int sectorSize();
+
+    /**
+     * Whether the payload refuses writes: always for BitLocker, FileVault 2 and TrueCrypt/VeraCrypt
+     * here, for LUKS unless it was opened for writing.
+     */
+    boolean readOnly();
+
+    /**
+     * A new channel over the plaintext payload, at position 0. It writes only where
+     * {@link #readOnly()} is false.
+     *
+     * @throws IOException when the image cannot be read
+     * @throws VolumeException when the volume's payload cannot be reached (a layout this library does not do)
+     */
+    SeekableByteChannel payload() throws IOException, VolumeException;
+
+    /** A copy of the volume key: the caller wipes it. */
+    byte[] volumeKey();
+
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,31 @@
+package org.vectorjce.volumes;
+
+import java.util.List;
+
+/**
+ * What every format's header says in common. Each format's own record ({@code LuksInfo},
+ * {@code TcryptInfo}, {@code BitlkInfo}, {@code Fvault2Info}) implements it and adds its details;
+ * no other class does. Nothing here is secret.
+ */
+public interface VolumeInfo {
+    /** The format, and for LUKS its version. */
+    VolumeFormat format();
+
+    /** Bytes of plaintext the payload holds. */
+    long payloadSize();
+
+    /** Bytes of one encryption sector (the unit of the IV or tweak). */
+    int sectorSize();
+
+    /** The payload's cipher in dm-crypt's form, e.g. {@code aes-xts-plain64} or, for a TrueCrypt chain, {@code aes-twofish-xts-plain64}. */
+    String cipherSpec();
+
+    /** The volume's UUID or GUID, or {@code ""} where the format has none. */
+    String uuid();
+
+    /** The volume's label or description, or {@code ""} where it has none. */
+    String label();
+
+    /** What the header had that is unusual but not wrong, one line each; empty when nothing. */
+    List<String> warnings();
+}
