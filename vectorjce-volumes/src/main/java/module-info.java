@@ -2,7 +2,9 @@
  * VectorJCE volumes: LUKS1 and LUKS2 volumes (open, format, key-slot changes), TrueCrypt/VeraCrypt,
  * BitLocker and FileVault 2 volumes (read-only) on top of the VectorJCE provider.
  *
- * <p>The API is {@link org.vectorjce.volumes.luks.LuksVolume}, {@link org.vectorjce.volumes.tcrypt.TcryptVolume},
+ * <p>The API is {@link org.vectorjce.volumes.Volumes} (any format, found from its header) and
+ * {@link org.vectorjce.volumes.Volume}, which each format's class implements:
+ * {@link org.vectorjce.volumes.luks.LuksVolume}, {@link org.vectorjce.volumes.tcrypt.TcryptVolume},
  * {@link org.vectorjce.volumes.bitlk.BitlkVolume}, {@link org.vectorjce.volumes.fvault2.Fvault2Volume},
  * the formatters and their information records, and the exceptions. The key derivation
  * ({@code kdf}), the shared channel and key helpers ({@code internal}) and the {@code volume}
