@@ -28,6 +28,7 @@ module org.vectorjce.volumes {
     exports org.vectorjce.volumes.tcrypt;
     exports org.vectorjce.volumes.bitlk;
     exports org.vectorjce.volumes.fvault2;
+    exports org.vectorjce.volumes.nbd;
 
     opens org.vectorjce.volumes.tool to info.picocli;
 }

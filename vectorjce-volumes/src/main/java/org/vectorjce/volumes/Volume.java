@@ -41,6 +41,14 @@ public interface Volume extends Closeable {
      */
     SeekableByteChannel payload() throws IOException, VolumeException;
 
+    /**
+     * Makes every write made so far through this volume's payload channels durable: the image's
+     * {@code force(true)}. Does nothing for a volume opened read-only.
+     *
+     * @throws IOException when the image cannot be synced
+     */
+    void flush() throws IOException;
+
     /** A copy of the volume key: the caller wipes it. */
     byte[] volumeKey();
 

@@ -89,6 +89,15 @@ public final class LuksVolume implements Volume {
         return layout.sectorSize();
     }
 
+    /** The data image's {@code force(true)} when it was opened for writing; nothing otherwise. */
+    @Override
+    public void flush() throws IOException {
+        ensureOpen();
+        if (images.writable) {
+            images.data.force();
+        }
+    }
+
     /** Whether the images were opened for writing ({@link Builder#readWrite()}). */
     public boolean isWritable() {
         return images.writable;

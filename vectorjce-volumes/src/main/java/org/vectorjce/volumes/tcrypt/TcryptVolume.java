@@ -98,6 +98,11 @@ public final class TcryptVolume implements Volume {
     }
 
     /** The header's fields, the row and chain that opened it, and the payload's place. */
+    /** Nothing: the volume is read-only. */
+    @Override
+    public void flush() {
+    }
+
     /** Always: this library reads this format only. */
     @Override
     public boolean readOnly() {
