@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
@@ -227,6 +228,34 @@ public final class VolumeMain implements Callable<Integer> {
         }
     }
 
+    /** Refuses an IMAGE that does not exist, or that is a directory, naming it. */
+    static void checkImage(Path image) throws NoSuchFileException, UsageException {
+        if (!Files.exists(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        if (Files.isDirectory(image)) {
+            throw new UsageException(image + " is a directory, not a volume image");
+        }
+    }
+
+    /** Refuses a key file ({@code what}: how the message names it) that is a directory. */
+    static void checkKeyFile(Path file, String what) throws UsageException {
+        if (Files.isDirectory(file)) {
+            throw new UsageException(what + " " + file + " is a directory");
+        }
+    }
+
+    /** Refuses decrypt's OUT when it exists, or when the folder to create it in does not. */
+    static void checkOut(Path target) throws FileAlreadyExistsException, UsageException {
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        Path folder = target.getParent();
+        if (folder != null && !Files.exists(folder)) {
+            throw new UsageException(target + " cannot be created: the folder " + folder + " does not exist");
+        }
+    }
+
     /**
      * The verbs that also read TrueCrypt/VeraCrypt ({@code info}, {@code test}, {@code decrypt}):
      * {@code --type}, the options shared with LUKS, and the tcrypt group.
@@ -254,6 +283,8 @@ public final class VolumeMain implements Callable<Integer> {
                 + "startup key; the passphrase on standard input may be the password or a recovery password) and "
                 + "FileVault 2 (--type fvault2):%n")
         BitlkCommand.Options bitlk;
+        /** Whether --type was left out (then found from the image). */
+        boolean typeFound;
 
         /**
          * Whether the verb runs as {@code --type bitlk} (after checking the options it takes); without
@@ -263,6 +294,7 @@ public final class VolumeMain implements Callable<Integer> {
         boolean bitlk(Path image) throws UsageException {
             if (type == null) {
                 type = "luks";
+                typeFound = true;
                 if (BitlkCommand.looksLikeBitlk(image)) {
                     type = "bitlk";
                     err.println("Found a BitLocker volume: reading it as --type bitlk.");
@@ -337,6 +369,39 @@ public final class VolumeMain implements Callable<Integer> {
             }
         }
 
+        /**
+         * The checks of the LUKS {@code verb} ({@link #tcrypt} having returned false) before it opens
+         * the image: {@code --threads} only for decrypt, which reads it, and {@code --type luks1} or
+         * {@code luks2} only on an image whose header has that version.
+         */
+        void luks(String verb, Path image) throws IOException, VolumeException, UsageException {
+            if (threads != null && !verb.equals("decrypt")) {
+                throw new UsageException("--threads is read by decrypt and by --type tcrypt: " + verb
+                        + " on a LUKS volume runs no workers");
+            }
+            if (type.equals("luks1") || type.equals("luks2")) {
+                checkImage(image);
+                int version = builder(image, header).info().version();
+                if (!type.equals("luks" + version)) {
+                    throw new UsageException("--type " + type + " does not match " + (header != null ? header : image)
+                            + ", a LUKS" + version + " header: give --type luks" + version + ", or no --type");
+                }
+            }
+        }
+
+        /**
+         * {@code e}, or, when --type was left out and the image has no LUKS magic, {@code e} with the
+         * hint that it may be a TrueCrypt/VeraCrypt volume (which has no magic to find it by).
+         */
+        VolumeException luksFailure(CorruptHeaderException e, Path image) {
+            String noMagic = (header != null ? header : image) + " is not a LUKS volume (no LUKS magic)";
+            if (typeFound && noMagic.equals(e.getMessage())) {
+                return new CorruptHeaderException(noMagic + "; it may be a TrueCrypt/VeraCrypt volume, which has"
+                        + " none: try --type tcrypt", e);
+            }
+            return e;
+        }
+
         Path keyFile() {
             return keyFiles.isEmpty() ? null : keyFiles.get(0);
         }
@@ -371,7 +436,12 @@ public final class VolumeMain implements Callable<Integer> {
             if (tcrypt()) {
                 return tc().execute("info", image, null, tcrypt, keyFiles, header, threads, dumpKey, quiet);
             }
-            return info(image, header, keyFile(), keySlot, dumpKey, quiet);
+            luks("info", image);
+            try {
+                return info(image, header, keyFile(), keySlot, dumpKey, quiet);
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
+            }
         }
     }
 
@@ -394,11 +464,14 @@ public final class VolumeMain implements Callable<Integer> {
             if (tcrypt()) {
                 return tc().execute("test", image, null, tcrypt, keyFiles, header, threads, false, false);
             }
+            luks("test", image);
             try (LuksVolume v = open(image, header, keyFile(), keySlot)) {
                 if (verbose && v.keySlot().isPresent()) {
                     // as cryptsetup -v: silent on success unless asked
                     out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
                 }
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
             }
             return Exits.OK;
         }
@@ -424,7 +497,13 @@ public final class VolumeMain implements Callable<Integer> {
                 return tc().execute("decrypt", image, target, tcrypt, keyFiles, header, threads, false, false);
             }
             range(threads, "--threads", 1, 1024);
-            return decrypt(image, target, header, keyFile(), keySlot, threads == null ? processors() : threads);
+            checkOut(target);
+            luks("decrypt", image);
+            try {
+                return decrypt(image, target, header, keyFile(), keySlot, threads == null ? processors() : threads);
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
+            }
         }
     }
 
@@ -581,6 +660,7 @@ public final class VolumeMain implements Callable<Integer> {
         if (!type.equals("luks1") && !type.equals("luks2")) {
             throw new UsageException("--type " + type + ": luks1 or luks2 can be formatted");
         }
+        checkImage(image);
         if (!Files.isRegularFile(image)) {
             throw new NoSuchFileException(image.toString());
         }
@@ -677,7 +757,7 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     /** A key file's bytes, {@code -} for all of standard input (cryptsetup's {@code --key-file}). */
-    private byte[] keyFileBytes(Path keyFile) throws IOException, VolumeException {
+    private byte[] keyFileBytes(Path keyFile) throws IOException, VolumeException, UsageException {
         byte[] p;
         if (keyFile.toString().equals("-")) {
             p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE + 1);
@@ -685,6 +765,7 @@ public final class VolumeMain implements Callable<Integer> {
             if (!Files.exists(keyFile)) {
                 throw new NoSuchFileException(keyFile.toString());
             }
+            checkKeyFile(keyFile, "Key file");
             if (Files.size(keyFile) > LuksVolume.MAX_KEY_FILE) {
                 throw new VolumeException("Key file " + keyFile + " is larger than " + LuksVolume.MAX_KEY_FILE + " bytes");
             }
@@ -704,10 +785,8 @@ public final class VolumeMain implements Callable<Integer> {
      * line of standard input when it is not a terminal, else a prompt.
      */
     private LuksVolume openForKeys(Path image, Path header, Path keyFile, Integer keySlot)
-            throws IOException, VolumeException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+            throws IOException, VolumeException, UsageException {
+        checkImage(image);
         if (header != null && !Files.exists(header)) {
             throw new NoSuchFileException(header.toString());
         }
@@ -834,16 +913,15 @@ public final class VolumeMain implements Callable<Integer> {
         return b;
     }
 
-    private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot) throws IOException, VolumeException {
+    private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot)
+            throws IOException, VolumeException, UsageException {
         return open(image, header, keyFile, keySlot, false);
     }
 
     /** Opens the volume with the secret the options name; for writing only when {@code write}. */
     private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot, boolean write)
-            throws IOException, VolumeException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+            throws IOException, VolumeException, UsageException {
+        checkImage(image);
         LuksVolume.Builder b = builder(image, header);
         if (write) {
             b.readWrite();
@@ -864,6 +942,7 @@ public final class VolumeMain implements Callable<Integer> {
                 Arrays.fill(p, (byte) 0);
             }
         } else if (keyFile != null) {
+            checkKeyFile(keyFile, "Key file");
             b.keyFile(keyFile);
         } else {
             byte[] p = Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
@@ -878,9 +957,7 @@ public final class VolumeMain implements Callable<Integer> {
 
     private int info(Path image, Path header, Path keyFile, Integer keySlot, boolean dumpKey, boolean quiet)
             throws IOException, VolumeException, UsageException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        checkImage(image);
         if (!dumpKey) {
             out.print(LuksInfo.luksDump(image, header, keySlot));
             return Exits.OK;
@@ -916,10 +993,8 @@ public final class VolumeMain implements Callable<Integer> {
      * bar on stderr when it is a terminal. On any failure the partial file is removed.
      */
     private int decrypt(Path image, Path target, Path header, Path keyFile, Integer keySlot, int threads)
-            throws IOException, VolumeException {
-        if (Files.exists(target)) {
-            throw new FileAlreadyExistsException(target.toString());
-        }
+            throws IOException, VolumeException, UsageException {
+        checkOut(target);
         try (LuksVolume v = open(image, header, keyFile, keySlot)) {
             long size = v.payloadSize();
             boolean done = false;
@@ -962,16 +1037,14 @@ public final class VolumeMain implements Callable<Integer> {
      * device beyond what closing the file does (as {@code dd} without {@code conv=fsync}).
      */
     private int encrypt(Path in, Path image, Path header, Path keyFile, Integer keySlot, int threads)
-            throws IOException, VolumeException {
+            throws IOException, VolumeException, UsageException {
         if (!Files.exists(in)) {
             throw new NoSuchFileException(in.toString());
         }
         if (!Files.isRegularFile(in)) {
             throw new VolumeException("IN " + in + " is not a regular file (its size must be known before writing)");
         }
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        checkImage(image);
         if (Files.isSameFile(in, image) || header != null && Files.exists(header) && Files.isSameFile(in, header)) {
             throw new VolumeException("IN " + in + " is the volume itself: refusing to encrypt it into itself");
         }
