@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
@@ -87,15 +88,44 @@ public final class VolumeMain implements Callable<Integer> {
     private final InputStream stdin;
     private final PrintStream out, err;
     private final Console console;
+    private final BooleanSupplier terminal;
 
     @Spec
     CommandSpec spec;
 
     VolumeMain(InputStream stdin, PrintStream out, PrintStream err, Console console) {
+        this(stdin, out, err, console, null);
+    }
+
+    /**
+     * {@code terminal}: whether stderr is to be treated as a terminal, for the progress bar and the
+     * line before a KDF benchmark (null: when {@code console} is given and this JVM's console is
+     * on a terminal).
+     */
+    VolumeMain(InputStream stdin, PrintStream out, PrintStream err, Console console, BooleanSupplier terminal) {
         this.stdin = stdin;
         this.out = out;
         this.err = err;
         this.console = console;
+        this.terminal = terminal;
+    }
+
+    /** Whether stderr is a terminal: the progress bar and the line before a KDF benchmark go there only then. */
+    private boolean onTerminal() {
+        return terminal != null ? terminal.getAsBoolean() : console != null && Passphrase.isTerminal();
+    }
+
+    /**
+     * On a terminal, one line on stderr before the KDF of a new key slot is calibrated, which takes
+     * seconds of silence otherwise; nothing when the cost is forced ({@code calibrates} false) or
+     * stderr is not a terminal, so scripted output stays the same.
+     */
+    private void benchmarking(boolean calibrates, Long iterTime) {
+        if (calibrates && onTerminal()) {
+            err.println("Benchmarking the key derivation for a " + (iterTime == null ? 2000 : iterTime)
+                    + " ms unlock (a few seconds)...");
+            err.flush();
+        }
     }
 
     public static void main(String[] args) {
@@ -608,7 +638,7 @@ public final class VolumeMain implements Callable<Integer> {
                 }
                 o.keySlot(keySlot);
             }
-            return addKey(image, newKeyFile, header, keyFile, o, verbose);
+            return addKey(image, newKeyFile, header, keyFile, o, kdf, verbose);
         }
     }
 
@@ -641,7 +671,7 @@ public final class VolumeMain implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             kdf.check();
-            return changeKey(image, newKeyFile, header, keyFile, keySlot, kdf.options(), verbose);
+            return changeKey(image, newKeyFile, header, keyFile, keySlot, kdf.options(), kdf, verbose);
         }
     }
 
@@ -719,6 +749,7 @@ public final class VolumeMain implements Callable<Integer> {
             if (p.length == 0) {
                 throw new VolumeException("Nothing to read on input: the passphrase is empty");
             }
+            benchmarking(forceIterations == null, iterTime);
             if (f1 != null) {
                 f1.format(image, p);
             } else {
@@ -844,11 +875,12 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     /** {@code volume add-key}: a new key slot with the new secret, opened with an existing one. */
-    private int addKey(Path image, Path newKeyFile, Path header, Path keyFile, KeySlotOptions o, boolean verbose)
-            throws IOException, VolumeException, UsageException {
+    private int addKey(Path image, Path newKeyFile, Path header, Path keyFile, KeySlotOptions o, Kdf kdf,
+            boolean verbose) throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, null)) {
             byte[] np = newSecret(newKeyFile, keyFile);
             try {
+                benchmarking(kdf.forceIterations == null, kdf.iterTime);
                 int slot = v.addKeySlot(np, o);
                 if (verbose) {
                     out.println("Key slot " + slot + " created.");
@@ -889,11 +921,12 @@ public final class VolumeMain implements Callable<Integer> {
 
     /** {@code volume change-key}: the key slot the existing secret opens now holds the new one. */
     private int changeKey(Path image, Path newKeyFile, Path header, Path keyFile, Integer keySlot, KeySlotOptions o,
-            boolean verbose) throws IOException, VolumeException, UsageException {
+            Kdf kdf, boolean verbose) throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, keySlot)) {
             byte[] np = newSecret(newKeyFile, keyFile);
             try {
                 int old = v.keySlot().orElseThrow();
+                benchmarking(kdf.forceIterations == null, kdf.iterTime);
                 int slot = v.changeKeySlot(old, np, o);
                 if (verbose) {
                     out.println("Key slot " + old + (slot == old ? "" : " moved to key slot " + slot) + " changed.");
@@ -1113,7 +1146,7 @@ public final class VolumeMain implements Callable<Integer> {
             }, name + "-" + i);
             workers[i].start();
         }
-        boolean bar = console != null && Passphrase.isTerminal();
+        boolean bar = onTerminal();
         for (Thread w : workers) {
             while (w.isAlive()) {
                 try {

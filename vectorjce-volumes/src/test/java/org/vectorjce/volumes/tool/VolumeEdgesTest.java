@@ -2,6 +2,7 @@ package org.vectorjce.volumes.tool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -24,7 +25,7 @@ import org.vectorjce.volumes.luks.Luks2Format;
  * ({@code --type luks1} on a LUKS2 image and back, {@code --threads} for {@code test} and
  * {@code info}), messages that name the file at fault (a directory as IMAGE or key file, OUT in a
  * missing folder, a key slot out of range, an image without LUKS magic that may be
- * TrueCrypt/VeraCrypt). Each refusal is exit 1
+ * TrueCrypt/VeraCrypt), and the line on a terminal before a KDF benchmark. Each refusal is exit 1
  * with one line on stderr, nothing on stdout and no secret in it.
  */
 class VolumeEdgesTest {
@@ -169,5 +170,34 @@ class VolumeEdgesTest {
                 key.toString());
         refused(j + " is not a LUKS volume (no LUKS magic)", null, "add-key", j, "--key-file", key.toString(),
                 "--pbkdf-force-iterations", "1000");
+    }
+
+    /** A calibrated KDF says so first on a terminal; a forced cost, or no terminal, prints nothing. */
+    @Test
+    void benchmarkLineOnATerminalOnly() throws Exception {
+        String line = "Benchmarking the key derivation for a 100 ms unlock (a few seconds)...\n";
+        String b = l2.toString();
+        VolumeMainAccess.Result r = VolumeMainAccess.runOnTerminal(PASS + "\nsecond\n", "add-key", b, "--pbkdf",
+                "pbkdf2", "--iter-time", "100");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(line, r.err());
+        r = VolumeMainAccess.runOnTerminal("second\nthird\n", "change-key", b, "--pbkdf", "pbkdf2", "--iter-time",
+                "100", "--key-slot", "1");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(line, r.err());
+        r = VolumeMainAccess.runOnTerminal(null, "format", "-q", l1.toString(), "--type", "luks1", "--iter-time",
+                "100", "--key-file", key.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertEquals(line, r.err());
+        // not a terminal: silent, as before
+        r = VolumeMainAccess.run(PASS + "\nfourth\n", "add-key", b, "--pbkdf", "pbkdf2", "--iter-time", "100");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.err());
+        // forced cost: nothing to benchmark
+        r = VolumeMainAccess.runOnTerminal(PASS + "\nfifth\n", "add-key", b, "--pbkdf", "pbkdf2",
+                "--pbkdf-force-iterations", "1000");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.err());
+        assertTrue(r.out().isEmpty(), r.out());
     }
 }
