@@ -1,5 +1,5 @@
 /**
- * VectorJCE: a pure-Java JCA provider of AES and Twofish in ECB, CBC, CTR, LRW and XTS.
+ * VectorJCE: a pure-Java JCA provider of AES, Twofish and Serpent in ECB, CBC, CTR, LRW and XTS.
  * Vector API kernels are used when the application adds {@code jdk.incubator.vector}.
  */
 module org.vectorjce {

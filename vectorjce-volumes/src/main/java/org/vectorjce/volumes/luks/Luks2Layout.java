@@ -111,7 +111,8 @@ final class Luks2Layout implements Layout {
     public List<Integer> slotsToTry(Integer requested) throws VolumeException {
         if (requested != null) {
             if (!m.keyslots.containsKey(requested)) {
-                throw new VolumeException("Key slot " + requested + " is not active");
+                throw new VolumeException(requested < 0 || requested >= SLOTS ? "Key slot " + requested
+                        + " is out of range 0.." + (SLOTS - 1) : "Key slot " + requested + " is not active");
             }
             if (!digest.keyslots().contains(requested)) {
                 throw new VolumeException("Key slot " + requested + " is not assigned to the volume's segment (unbound)");

@@ -197,7 +197,9 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
             Layout layout = LuksVolume.layout(hdr, data);
             LuksInfo info = layout.info();
             if (keySlot != null && info.keySlot(keySlot).isEmpty()) {
-                throw new VolumeException("Key slot " + keySlot + " is not active");
+                int slots = info.version() == 1 ? Luks1Header.SLOTS : Luks2Layout.SLOTS;
+                throw new VolumeException(keySlot < 0 || keySlot >= slots ? "Key slot " + keySlot
+                        + " is out of range 0.." + (slots - 1) : "Key slot " + keySlot + " is not active");
             }
             StringBuilder b = new StringBuilder();
             layout.luksDump(b, (header != null ? header : image).toString(), keySlot);

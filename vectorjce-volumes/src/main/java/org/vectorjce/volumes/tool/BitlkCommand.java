@@ -73,9 +73,7 @@ public final class BitlkCommand {
             throw new UsageException("--key-file given " + keyFiles.size() + " times: a BitLocker volume takes one"
                     + " startup key");
         }
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        VolumeMain.checkImage(image);
         if (verb.equals("info") && !dumpKey) {
             if (o.volumeKeyFile != null || !keyFiles.isEmpty()) {
                 throw new UsageException("info --type bitlk reads no secret unless --dump-volume-key");
@@ -90,8 +88,8 @@ public final class BitlkCommand {
         if (dumpKey && !quiet) {
             confirmKeyDump(console);
         }
-        if (target != null && Files.exists(target)) {
-            throw new FileAlreadyExistsException(target.toString());
+        if (target != null) {
+            VolumeMain.checkOut(target);
         }
         // refused before any secret is read or stretched, as cryptsetup's _activate_check
         if (!verb.equals("info")) {
@@ -109,6 +107,7 @@ public final class BitlkCommand {
                 Arrays.fill(k, (byte) 0);
             }
         } else if (!keyFiles.isEmpty()) {
+            VolumeMain.checkKeyFile(keyFiles.get(0), "The startup key file");
             b.startupKey(keyFiles.get(0));
         } else {
             byte[] pw = Passphrase.read(stdin, console, MAX_PASSWORD_LINE);
@@ -146,7 +145,9 @@ public final class BitlkCommand {
      * BitLocker volume key is 16 to 64") unless {@code min} to {@code max} bytes long; never reads
      * more than {@code max + 1} bytes, whatever the file grows to. The caller wipes the array.
      */
-    static byte[] volumeKeyFile(Path f, int min, int max, String expected) throws IOException, VolumeException {
+    static byte[] volumeKeyFile(Path f, int min, int max, String expected)
+            throws IOException, VolumeException, UsageException {
+        VolumeMain.checkKeyFile(f, "The volume key file");
         byte[] k;
         try (InputStream in = Files.newInputStream(f)) {
             k = in.readNBytes(max + 1);

@@ -36,7 +36,7 @@ public final class Fvault2Command {
     /** Where the passphrase comes from: the key file or standard input, as the LUKS verbs read it. */
     @FunctionalInterface
     public interface Secret {
-        byte[] read() throws IOException, VolumeException;
+        byte[] read() throws IOException, VolumeException, UsageException;
     }
 
     private final PrintStream out;
@@ -55,9 +55,7 @@ public final class Fvault2Command {
      */
     public int execute(String verb, Path image, Path target, Path volumeKeyFile, boolean keyFile, Secret passphrase,
             boolean dumpKey, boolean quiet) throws IOException, VolumeException, UsageException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        VolumeMain.checkImage(image);
         if (verb.equals("info") && !dumpKey) {
             if (volumeKeyFile != null || keyFile) {
                 throw new UsageException("info --type fvault2 reads no secret unless --dump-volume-key");
@@ -68,8 +66,8 @@ public final class Fvault2Command {
         if (dumpKey && !quiet) {
             BitlkCommand.confirmKeyDump(console);
         }
-        if (target != null && Files.exists(target)) {
-            throw new FileAlreadyExistsException(target.toString());
+        if (target != null) {
+            VolumeMain.checkOut(target);
         }
         // refused before the passphrase is read or derived
         Fvault2Info info = Fvault2Volume.info(image);

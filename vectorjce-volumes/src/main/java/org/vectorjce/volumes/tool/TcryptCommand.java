@@ -113,9 +113,7 @@ public final class TcryptCommand {
         if (threads != null && threads < 1) {
             throw new UsageException("--threads " + threads + ": 1 or more");
         }
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        VolumeMain.checkImage(image);
         if (dumpKey && !quiet) {
             if (console == null || System.console() != console) {
                 throw new UsageException("--dump-volume-key needs confirmation on a terminal, or -q");
@@ -128,8 +126,8 @@ public final class TcryptCommand {
                 throw new UsageException("Operation aborted.");
             }
         }
-        if (target != null && Files.exists(target)) {
-            throw new FileAlreadyExistsException(target.toString());
+        if (target != null) {
+            VolumeMain.checkOut(target);
         }
         TcryptVolume.Builder b = TcryptVolume.at(image).hash(o.hash).cipher(o.cipher).pim(o.pim == null ? 0 : o.pim)
                 .hidden(o.hidden).system(o.system).backupHeader(o.backup).veracrypt(!o.disableVeracrypt);

@@ -22,7 +22,9 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
+import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
@@ -86,15 +88,44 @@ public final class VolumeMain implements Callable<Integer> {
     private final InputStream stdin;
     private final PrintStream out, err;
     private final Console console;
+    private final BooleanSupplier terminal;
 
     @Spec
     CommandSpec spec;
 
     VolumeMain(InputStream stdin, PrintStream out, PrintStream err, Console console) {
+        this(stdin, out, err, console, null);
+    }
+
+    /**
+     * {@code terminal}: whether stderr is to be treated as a terminal, for the progress bar and the
+     * line before a KDF benchmark (null: when {@code console} is given and this JVM's console is
+     * on a terminal).
+     */
+    VolumeMain(InputStream stdin, PrintStream out, PrintStream err, Console console, BooleanSupplier terminal) {
         this.stdin = stdin;
         this.out = out;
         this.err = err;
         this.console = console;
+        this.terminal = terminal;
+    }
+
+    /** Whether stderr is a terminal: the progress bar and the line before a KDF benchmark go there only then. */
+    private boolean onTerminal() {
+        return terminal != null ? terminal.getAsBoolean() : console != null && Passphrase.isTerminal();
+    }
+
+    /**
+     * On a terminal, one line on stderr before the KDF of a new key slot is calibrated, which takes
+     * seconds of silence otherwise; nothing when the cost is forced ({@code calibrates} false) or
+     * stderr is not a terminal, so scripted output stays the same.
+     */
+    private void benchmarking(boolean calibrates, Long iterTime) {
+        if (calibrates && onTerminal()) {
+            err.println("Benchmarking the key derivation for a " + (iterTime == null ? 2000 : iterTime)
+                    + " ms unlock (a few seconds)...");
+            err.flush();
+        }
     }
 
     public static void main(String[] args) {
@@ -227,6 +258,34 @@ public final class VolumeMain implements Callable<Integer> {
         }
     }
 
+    /** Refuses an IMAGE that does not exist, or that is a directory, naming it. */
+    static void checkImage(Path image) throws NoSuchFileException, UsageException {
+        if (!Files.exists(image)) {
+            throw new NoSuchFileException(image.toString());
+        }
+        if (Files.isDirectory(image)) {
+            throw new UsageException(image + " is a directory, not a volume image");
+        }
+    }
+
+    /** Refuses a key file ({@code what}: how the message names it) that is a directory. */
+    static void checkKeyFile(Path file, String what) throws UsageException {
+        if (Files.isDirectory(file)) {
+            throw new UsageException(what + " " + file + " is a directory");
+        }
+    }
+
+    /** Refuses decrypt's OUT when it exists, or when the folder to create it in does not. */
+    static void checkOut(Path target) throws FileAlreadyExistsException, UsageException {
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        Path folder = target.getParent();
+        if (folder != null && !Files.exists(folder)) {
+            throw new UsageException(target + " cannot be created: the folder " + folder + " does not exist");
+        }
+    }
+
     /**
      * The verbs that also read TrueCrypt/VeraCrypt ({@code info}, {@code test}, {@code decrypt}):
      * {@code --type}, the options shared with LUKS, and the tcrypt group.
@@ -254,6 +313,8 @@ public final class VolumeMain implements Callable<Integer> {
                 + "startup key; the passphrase on standard input may be the password or a recovery password) and "
                 + "FileVault 2 (--type fvault2):%n")
         BitlkCommand.Options bitlk;
+        /** Whether --type was left out (then found from the image). */
+        boolean typeFound;
 
         /**
          * Whether the verb runs as {@code --type bitlk} (after checking the options it takes); without
@@ -263,6 +324,7 @@ public final class VolumeMain implements Callable<Integer> {
         boolean bitlk(Path image) throws UsageException {
             if (type == null) {
                 type = "luks";
+                typeFound = true;
                 if (BitlkCommand.looksLikeBitlk(image)) {
                     type = "bitlk";
                     err.println("Found a BitLocker volume: reading it as --type bitlk.");
@@ -337,6 +399,39 @@ public final class VolumeMain implements Callable<Integer> {
             }
         }
 
+        /**
+         * The checks of the LUKS {@code verb} ({@link #tcrypt} having returned false) before it opens
+         * the image: {@code --threads} only for decrypt, which reads it, and {@code --type luks1} or
+         * {@code luks2} only on an image whose header has that version.
+         */
+        void luks(String verb, Path image) throws IOException, VolumeException, UsageException {
+            if (threads != null && !verb.equals("decrypt")) {
+                throw new UsageException("--threads is read by decrypt and by --type tcrypt: " + verb
+                        + " on a LUKS volume runs no workers");
+            }
+            if (type.equals("luks1") || type.equals("luks2")) {
+                checkImage(image);
+                int version = builder(image, header).info().version();
+                if (!type.equals("luks" + version)) {
+                    throw new UsageException("--type " + type + " does not match " + (header != null ? header : image)
+                            + ", a LUKS" + version + " header: give --type luks" + version + ", or no --type");
+                }
+            }
+        }
+
+        /**
+         * {@code e}, or, when --type was left out and the image has no LUKS magic, {@code e} with the
+         * hint that it may be a TrueCrypt/VeraCrypt volume (which has no magic to find it by).
+         */
+        VolumeException luksFailure(CorruptHeaderException e, Path image) {
+            String noMagic = (header != null ? header : image) + " is not a LUKS volume (no LUKS magic)";
+            if (typeFound && noMagic.equals(e.getMessage())) {
+                return new CorruptHeaderException(noMagic + "; it may be a TrueCrypt/VeraCrypt volume, which has"
+                        + " none: try --type tcrypt", e);
+            }
+            return e;
+        }
+
         Path keyFile() {
             return keyFiles.isEmpty() ? null : keyFiles.get(0);
         }
@@ -371,7 +466,12 @@ public final class VolumeMain implements Callable<Integer> {
             if (tcrypt()) {
                 return tc().execute("info", image, null, tcrypt, keyFiles, header, threads, dumpKey, quiet);
             }
-            return info(image, header, keyFile(), keySlot, dumpKey, quiet);
+            luks("info", image);
+            try {
+                return info(image, header, keyFile(), keySlot, dumpKey, quiet);
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
+            }
         }
     }
 
@@ -394,11 +494,14 @@ public final class VolumeMain implements Callable<Integer> {
             if (tcrypt()) {
                 return tc().execute("test", image, null, tcrypt, keyFiles, header, threads, false, false);
             }
+            luks("test", image);
             try (LuksVolume v = open(image, header, keyFile(), keySlot)) {
                 if (verbose && v.keySlot().isPresent()) {
                     // as cryptsetup -v: silent on success unless asked
                     out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
                 }
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
             }
             return Exits.OK;
         }
@@ -424,7 +527,13 @@ public final class VolumeMain implements Callable<Integer> {
                 return tc().execute("decrypt", image, target, tcrypt, keyFiles, header, threads, false, false);
             }
             range(threads, "--threads", 1, 1024);
-            return decrypt(image, target, header, keyFile(), keySlot, threads == null ? processors() : threads);
+            checkOut(target);
+            luks("decrypt", image);
+            try {
+                return decrypt(image, target, header, keyFile(), keySlot, threads == null ? processors() : threads);
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
+            }
         }
     }
 
@@ -529,7 +638,7 @@ public final class VolumeMain implements Callable<Integer> {
                 }
                 o.keySlot(keySlot);
             }
-            return addKey(image, newKeyFile, header, keyFile, o, verbose);
+            return addKey(image, newKeyFile, header, keyFile, o, kdf, verbose);
         }
     }
 
@@ -562,7 +671,7 @@ public final class VolumeMain implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             kdf.check();
-            return changeKey(image, newKeyFile, header, keyFile, keySlot, kdf.options(), verbose);
+            return changeKey(image, newKeyFile, header, keyFile, keySlot, kdf.options(), kdf, verbose);
         }
     }
 
@@ -581,6 +690,7 @@ public final class VolumeMain implements Callable<Integer> {
         if (!type.equals("luks1") && !type.equals("luks2")) {
             throw new UsageException("--type " + type + ": luks1 or luks2 can be formatted");
         }
+        checkImage(image);
         if (!Files.isRegularFile(image)) {
             throw new NoSuchFileException(image.toString());
         }
@@ -639,6 +749,7 @@ public final class VolumeMain implements Callable<Integer> {
             if (p.length == 0) {
                 throw new VolumeException("Nothing to read on input: the passphrase is empty");
             }
+            benchmarking(forceIterations == null, iterTime);
             if (f1 != null) {
                 f1.format(image, p);
             } else {
@@ -677,7 +788,7 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     /** A key file's bytes, {@code -} for all of standard input (cryptsetup's {@code --key-file}). */
-    private byte[] keyFileBytes(Path keyFile) throws IOException, VolumeException {
+    private byte[] keyFileBytes(Path keyFile) throws IOException, VolumeException, UsageException {
         byte[] p;
         if (keyFile.toString().equals("-")) {
             p = stdin.readNBytes(LuksVolume.MAX_KEY_FILE + 1);
@@ -685,6 +796,7 @@ public final class VolumeMain implements Callable<Integer> {
             if (!Files.exists(keyFile)) {
                 throw new NoSuchFileException(keyFile.toString());
             }
+            checkKeyFile(keyFile, "Key file");
             if (Files.size(keyFile) > LuksVolume.MAX_KEY_FILE) {
                 throw new VolumeException("Key file " + keyFile + " is larger than " + LuksVolume.MAX_KEY_FILE + " bytes");
             }
@@ -704,10 +816,8 @@ public final class VolumeMain implements Callable<Integer> {
      * line of standard input when it is not a terminal, else a prompt.
      */
     private LuksVolume openForKeys(Path image, Path header, Path keyFile, Integer keySlot)
-            throws IOException, VolumeException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+            throws IOException, VolumeException, UsageException {
+        checkImage(image);
         if (header != null && !Files.exists(header)) {
             throw new NoSuchFileException(header.toString());
         }
@@ -765,11 +875,12 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     /** {@code volume add-key}: a new key slot with the new secret, opened with an existing one. */
-    private int addKey(Path image, Path newKeyFile, Path header, Path keyFile, KeySlotOptions o, boolean verbose)
-            throws IOException, VolumeException, UsageException {
+    private int addKey(Path image, Path newKeyFile, Path header, Path keyFile, KeySlotOptions o, Kdf kdf,
+            boolean verbose) throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, null)) {
             byte[] np = newSecret(newKeyFile, keyFile);
             try {
+                benchmarking(kdf.forceIterations == null, kdf.iterTime);
                 int slot = v.addKeySlot(np, o);
                 if (verbose) {
                     out.println("Key slot " + slot + " created.");
@@ -810,11 +921,12 @@ public final class VolumeMain implements Callable<Integer> {
 
     /** {@code volume change-key}: the key slot the existing secret opens now holds the new one. */
     private int changeKey(Path image, Path newKeyFile, Path header, Path keyFile, Integer keySlot, KeySlotOptions o,
-            boolean verbose) throws IOException, VolumeException, UsageException {
+            Kdf kdf, boolean verbose) throws IOException, VolumeException, UsageException {
         try (LuksVolume v = openForKeys(image, header, keyFile, keySlot)) {
             byte[] np = newSecret(newKeyFile, keyFile);
             try {
                 int old = v.keySlot().orElseThrow();
+                benchmarking(kdf.forceIterations == null, kdf.iterTime);
                 int slot = v.changeKeySlot(old, np, o);
                 if (verbose) {
                     out.println("Key slot " + old + (slot == old ? "" : " moved to key slot " + slot) + " changed.");
@@ -834,16 +946,15 @@ public final class VolumeMain implements Callable<Integer> {
         return b;
     }
 
-    private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot) throws IOException, VolumeException {
+    private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot)
+            throws IOException, VolumeException, UsageException {
         return open(image, header, keyFile, keySlot, false);
     }
 
     /** Opens the volume with the secret the options name; for writing only when {@code write}. */
     private LuksVolume open(Path image, Path header, Path keyFile, Integer keySlot, boolean write)
-            throws IOException, VolumeException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+            throws IOException, VolumeException, UsageException {
+        checkImage(image);
         LuksVolume.Builder b = builder(image, header);
         if (write) {
             b.readWrite();
@@ -864,6 +975,7 @@ public final class VolumeMain implements Callable<Integer> {
                 Arrays.fill(p, (byte) 0);
             }
         } else if (keyFile != null) {
+            checkKeyFile(keyFile, "Key file");
             b.keyFile(keyFile);
         } else {
             byte[] p = Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
@@ -878,9 +990,7 @@ public final class VolumeMain implements Callable<Integer> {
 
     private int info(Path image, Path header, Path keyFile, Integer keySlot, boolean dumpKey, boolean quiet)
             throws IOException, VolumeException, UsageException {
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        checkImage(image);
         if (!dumpKey) {
             out.print(LuksInfo.luksDump(image, header, keySlot));
             return Exits.OK;
@@ -916,10 +1026,8 @@ public final class VolumeMain implements Callable<Integer> {
      * bar on stderr when it is a terminal. On any failure the partial file is removed.
      */
     private int decrypt(Path image, Path target, Path header, Path keyFile, Integer keySlot, int threads)
-            throws IOException, VolumeException {
-        if (Files.exists(target)) {
-            throw new FileAlreadyExistsException(target.toString());
-        }
+            throws IOException, VolumeException, UsageException {
+        checkOut(target);
         try (LuksVolume v = open(image, header, keyFile, keySlot)) {
             long size = v.payloadSize();
             boolean done = false;
@@ -962,16 +1070,14 @@ public final class VolumeMain implements Callable<Integer> {
      * device beyond what closing the file does (as {@code dd} without {@code conv=fsync}).
      */
     private int encrypt(Path in, Path image, Path header, Path keyFile, Integer keySlot, int threads)
-            throws IOException, VolumeException {
+            throws IOException, VolumeException, UsageException {
         if (!Files.exists(in)) {
             throw new NoSuchFileException(in.toString());
         }
         if (!Files.isRegularFile(in)) {
             throw new VolumeException("IN " + in + " is not a regular file (its size must be known before writing)");
         }
-        if (!Files.exists(image)) {
-            throw new NoSuchFileException(image.toString());
-        }
+        checkImage(image);
         if (Files.isSameFile(in, image) || header != null && Files.exists(header) && Files.isSameFile(in, header)) {
             throw new VolumeException("IN " + in + " is the volume itself: refusing to encrypt it into itself");
         }
@@ -1040,7 +1146,7 @@ public final class VolumeMain implements Callable<Integer> {
             }, name + "-" + i);
             workers[i].start();
         }
-        boolean bar = console != null && Passphrase.isTerminal();
+        boolean bar = onTerminal();
         for (Thread w : workers) {
             while (w.isAlive()) {
                 try {
