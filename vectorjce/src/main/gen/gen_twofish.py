@@ -28,6 +28,7 @@ Run:  python3 vectorjce/src/main/gen/gen_twofish.py   (from any folder; commit t
 """
 import argparse
 import pathlib
+import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTOR = "java25/org/vectorjce/internal/vector"
@@ -437,11 +438,30 @@ def in_place(name, blocks):
     return fill_blocks((ROOT / VECTOR / name).read_text(), blocks, name)
 
 
+def check_java_constants():
+    """The hand-written Java holds the same matrix: TwofishVec128's MDS, and TwofishVec512's ROW_OF
+    (the row of each coefficient in column j, which picks the byte of TwofishTable's words that
+    fillTables copies to table (j, c)). Generated xors from another matrix would be wrong."""
+    v128 = (ROOT / VECTOR / "TwofishVec128.java").read_text()
+    rows = re.search(r"int\[\]\[\] MDS = \{(.*?)\n    \};", v128, re.S).group(1)
+    java_mds = [[int(x, 16) for x in re.findall(r"0x([0-9A-Fa-f]+)", r)] for r in re.findall(r"\{([^{}]*)\}", rows)]
+    if java_mds != MDS:
+        raise SystemExit(f"TwofishVec128.MDS {java_mds} is not the generator's {MDS}")
+    v512 = (ROOT / VECTOR / "TwofishVec512.java").read_text()
+    row_of = re.search(r"int\[\]\[\] ROW_OF = \{(.*?)\};", v512).group(1)
+    row_of = [[int(x) for x in r.split(",")] for r in re.findall(r"\{([^{}]*)\}", row_of)]
+    for j in range(4):
+        for c, coeff in enumerate(COEFFS):
+            if MDS[row_of[j][c]][j] != coeff:
+                raise SystemExit(f"TwofishVec512.ROW_OF[{j}][{c}] = {row_of[j][c]}: MDS there is not {cname(coeff)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=pathlib.Path, default=ROOT,
                     help="folder standing for src/main (default: this module's src/main)")
     args = ap.parse_args()
+    check_java_constants()
     files = {
         "TwofishVec512Fused.java": fused(),
         "TwofishVec512.java": in_place("TwofishVec512.java", {
