@@ -8,10 +8,12 @@ that then crosses a call is boxed, which makes the kernel slower than scalar cod
 method is emitted straight-line, one per width, and the methods take and return only arrays and ints.
 
 Run:  python3 vectorjce/src/main/gen/gen_aes_vec.py   (from any folder; commit the output)
+      python3 vectorjce/src/main/gen/gen_aes_vec.py --out DIR   (writes under DIR instead of src/main)
 """
 import pathlib
 
-OUT = pathlib.Path(__file__).resolve().parent.parent / "java25/org/vectorjce/internal/vector"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "java25/org/vectorjce/internal/vector"
 
 SR = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11]
 ISR = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3]
@@ -250,7 +252,14 @@ def generate(bits, cls, name, lanes, in_flight):
 
 
 if __name__ == "__main__":
-    import sys
-    inflight = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    import argparse
+    ap = argparse.ArgumentParser(description="Generates AesVec512.java and AesVec256.java.")
+    ap.add_argument("inflight", type=int, nargs="?", default=4, help="vectors in flight (default 4)")
+    ap.add_argument("--out", type=pathlib.Path, default=ROOT,
+                    help="folder standing for src/main (default: this module's src/main)")
+    args = ap.parse_args()
+    inflight = args.inflight
+    OUT = args.out / OUT.relative_to(ROOT)
+    OUT.mkdir(parents=True, exist_ok=True)
     generate(512, "AesVec512", "aes-vec512-4lane", 4, inflight)
     generate(256, "AesVec256", "aes-vec256-2lane", 2, inflight)

@@ -18,6 +18,7 @@ written here as sequences of and/or/xor/not on five registers; the generator sim
 all 16 inputs and derives where each output bit lands.
 
 Run:  python3 vectorjce/src/main/gen/gen_serpent.py   (from any folder; commit the output)
+      python3 vectorjce/src/main/gen/gen_serpent.py --out DIR   (writes under DIR instead of src/main)
 """
 import pathlib
 
@@ -700,7 +701,15 @@ def vector(bits):
 
 
 if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description="Generates Serpent's round code.")
+    ap.add_argument("--out", type=pathlib.Path, default=ROOT,
+                    help="folder standing for src/main (default: this module's src/main)")
+    args = ap.parse_args()
+    OUT_SCALAR = args.out / OUT_SCALAR.relative_to(ROOT)
+    OUT_VECTOR = args.out / OUT_VECTOR.relative_to(ROOT)
     OUT_SCALAR.mkdir(parents=True, exist_ok=True)
+    OUT_VECTOR.mkdir(parents=True, exist_ok=True)
     scalar()
     for bits in (128, 256, 512):
         vector(bits)
