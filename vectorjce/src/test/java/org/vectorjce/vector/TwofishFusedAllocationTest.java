@@ -18,8 +18,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.twofish.TwofishTable;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
+import org.vectorjce.internal.registry.Kernels;
 
 /**
  * {@code twofish-vec512-16way}'s fused batch ({@code twofish16.path=fused}) once C2 has it: it
@@ -34,7 +36,7 @@ class TwofishFusedAllocationTest {
 
     @BeforeEach
     void needsTheKernelAndALowGate() {
-        Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
+        Assumptions.assumeTrue(VectorBridge.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
         String why = factory().unavailableReason();
         Assumptions.assumeTrue(why == null, () -> NAME + " not available here: " + why);
         Assumptions.assumeTrue(System.getProperty("vectorjce.test.fusedJvm") != null,
@@ -42,7 +44,7 @@ class TwofishFusedAllocationTest {
     }
 
     private static KernelFactory factory() {
-        return Kernels.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
+        return KernelRegistry.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
     }
 
     /** The fused path, compiled by the test before, allocates nothing per call, kernel and JCA. */

@@ -26,7 +26,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.Kernels;
 import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.BlockPasses;

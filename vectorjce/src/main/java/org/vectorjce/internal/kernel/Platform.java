@@ -351,7 +351,7 @@ public final class Platform {
 
     /** Preferred vector width in bits, or 0 when the vector module is absent. */
     public static int preferredVectorBits() {
-        if (Kernels.vectorCodeUnavailable() != null) {
+        if (VectorBridge.vectorCodeUnavailable() != null) {
             return 0;
         }
         try {
@@ -366,7 +366,7 @@ public final class Platform {
     public static String cpuFactsDescription() {
         CpuFacts f = CpuInfo.FACTS;
         String s = f.source() == null ? "none reported by " + System.getProperty("os.name") : "from " + f.source();
-        if (Kernels.vectorCodeUnavailable() == null) {
+        if (VectorBridge.vectorCodeUnavailable() == null) {
             try {
                 Class<?> c = Class.forName("org.vectorjce.internal.vector.VectorSupport");
                 s += "; " + c.getMethod("bytePermuteSource").invoke(null);

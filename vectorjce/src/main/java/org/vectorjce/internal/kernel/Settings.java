@@ -3,6 +3,7 @@ package org.vectorjce.internal.kernel;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * One provider instance's configuration: every setting the provider has, immutable.
@@ -172,13 +173,13 @@ public final class Settings {
         if (v.isEmpty() || v.equalsIgnoreCase("auto")) {
             return null;
         }
-        for (KernelFactory f : Kernels.all(algorithm)) {
+        for (KernelFactory f : KernelRegistry.all(algorithm)) {
             if (f.name().equals(v)) {
                 return v;
             }
         }
         throw new IllegalArgumentException("unknown " + algorithm + " kernel '" + v + "'; kernels: "
-                + Kernels.allNames(algorithm));
+                + KernelRegistry.allNames(algorithm));
     }
 
     private static boolean bool(String key, String v) {

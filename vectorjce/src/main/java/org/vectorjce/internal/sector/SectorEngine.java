@@ -3,7 +3,7 @@ package org.vectorjce.internal.sector;
 import java.util.Arrays;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.Kernels;
 import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.BlockPasses;

@@ -3,7 +3,7 @@ package org.vectorjce.internal.vector;
 import org.vectorjce.internal.kernel.BlockKernel;
 
 /**
- * Entry point of the vector package, reached by name from {@code Kernels} and only when
+ * Entry point of the vector package, reached by name from {@code VectorBridge} and only when
  * {@code jdk.incubator.vector} is in the boot layer. The registry there holds each kernel's name and
  * priority; this class answers, per name, whether the kernel can run here (width, compiler, CPU
  * features) and builds it. A kernel's class is loaded only when it is first asked about.

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.vectorjce.internal.registry.Kernels;
 
 /** The settings' defaults from system properties, and what a bad one does. */
 class SettingsTest {
