@@ -7,7 +7,7 @@ import org.vectorjce.internal.jca.IvParameters;
 import org.vectorjce.internal.jca.SecretKeyGenerator;
 import org.vectorjce.internal.jca.VectorJceCipher;
 import org.vectorjce.internal.registry.Kernels;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.mode.BlockPasses;
 
 /**

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.mode.BlockPasses;
 
 /**

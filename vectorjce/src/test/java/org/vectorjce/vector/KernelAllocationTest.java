@@ -95,7 +95,7 @@ class KernelAllocationTest {
      */
     @org.junit.jupiter.api.Test
     void modeArithmeticAllocatesNothing() {
-        org.vectorjce.internal.mode.BlockPasses ops = org.vectorjce.internal.mode.BlockPasses.forSetting(org.vectorjce.internal.kernel.Settings.Arithmetic.VECTOR);
+        org.vectorjce.internal.mode.BlockPasses ops = org.vectorjce.internal.mode.BlockPasses.forSetting(org.vectorjce.internal.registry.Settings.Arithmetic.VECTOR);
         Assumptions.assumeTrue(ops != org.vectorjce.internal.mode.BlockPasses.SCALAR, "scalar arithmetic on this JVM");
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.twofish.TwofishTable;
 import org.vectorjce.internal.kernel.VectorBridge;
 import org.vectorjce.internal.registry.KernelRegistry;

@@ -54,7 +54,7 @@ class TwofishFusedAllocationTest {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
         java.security.Provider fused = new VectorJceProvider().configure("kernel.twofish=" + NAME + " twofish16.path=fused");
-        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.kernel.Settings.BUILT_IN
+        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.registry.Settings.BUILT_IN
                 .apply("kernel.twofish=" + NAME + " twofish16.path=fused")).create(new byte[16]);
         byte[] buf = new byte[64 * 16], out = new byte[buf.length];
         Cipher ctr = Cipher.getInstance("Twofish/CTR/NoPadding", fused);
@@ -99,7 +99,7 @@ class TwofishFusedAllocationTest {
     void forcedFusedAllocatesNothingOnceCompiled() throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
-        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.kernel.Settings.BUILT_IN
+        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.registry.Settings.BUILT_IN
                 .apply("kernel.twofish=" + NAME + " twofish16.path=fused")).create(new byte[24]);
         byte[] buf = new byte[45 * 16], out = new byte[buf.length];
         long end = System.nanoTime() + 3_000_000_000L;

@@ -341,7 +341,7 @@ public final class Platform {
                     Thread.currentThread().interrupt();
                 }
             }
-            if (Settings.IGNORE_CPU_FEATURES) {
+            if (SystemProperties.IGNORE_CPU_FEATURES) {
                 // Test switch: behave as on a system that reports no CPU features (the probe decides).
                 return parse(null, null, System.getProperty("os.arch"));
             }

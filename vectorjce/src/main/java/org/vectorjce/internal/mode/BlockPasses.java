@@ -3,7 +3,7 @@ package org.vectorjce.internal.mode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.kernel.VectorBridge;
 
 /**

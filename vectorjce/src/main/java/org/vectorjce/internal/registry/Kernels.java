@@ -3,7 +3,6 @@ package org.vectorjce.internal.registry;
 import java.util.ArrayList;
 import java.util.List;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.kernel.VectorBridge;
 import org.vectorjce.internal.registry.KernelRegistry.Registered;
 

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.registry.Kernels;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.BlockPasses;
 import org.vectorjce.internal.mode.ModeRules;

@@ -1,4 +1,4 @@
-package org.vectorjce.internal.kernel;
+package org.vectorjce.internal.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.vectorjce.internal.registry.Kernels;
 
 /** The settings' defaults from system properties, and what a bad one does. */
 class SettingsTest {
