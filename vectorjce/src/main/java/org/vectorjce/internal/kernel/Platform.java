@@ -354,10 +354,12 @@ public final class Platform {
         if (VectorBridge.vectorCodeUnavailable() != null) {
             return 0;
         }
+        if (VectorBridge.loadFailure() != null) {
+            return 0;
+        }
         try {
-            Class<?> c = Class.forName("org.vectorjce.internal.vector.VectorSupport");
-            return (int) c.getMethod("preferredBits").invoke(null);
-        } catch (ReflectiveOperationException | LinkageError e) {
+            return VectorBridge.preferredBits();
+        } catch (Throwable e) {
             return 0;
         }
     }
@@ -366,11 +368,10 @@ public final class Platform {
     public static String cpuFactsDescription() {
         CpuFacts f = CpuInfo.FACTS;
         String s = f.source() == null ? "none reported by " + System.getProperty("os.name") : "from " + f.source();
-        if (VectorBridge.vectorCodeUnavailable() == null) {
+        if (VectorBridge.vectorCodeUnavailable() == null && VectorBridge.loadFailure() == null) {
             try {
-                Class<?> c = Class.forName("org.vectorjce.internal.vector.VectorSupport");
-                s += "; " + c.getMethod("bytePermuteSource").invoke(null);
-            } catch (ReflectiveOperationException | LinkageError e) {
+                s += "; " + VectorBridge.bytePermuteSource();
+            } catch (Throwable e) {
                 // vector code not loadable: vectorModuleStatus says why
             }
         }

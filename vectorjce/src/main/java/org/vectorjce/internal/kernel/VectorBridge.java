@@ -78,6 +78,24 @@ public final class VectorBridge {
         return (String) call(Entry.BATCH, batch);
     }
 
+    /** {@code VectorKernels.preferredBits()}: the preferred species' width in bits. */
+    public static int preferredBits() throws Throwable {
+        return (int) Entry.PREFERRED_BITS.invokeExact();
+    }
+
+    /** {@code VectorKernels.bytePermuteSource()}: how the byte-permute fact was obtained, for {@code info}. */
+    public static String bytePermuteSource() throws Throwable {
+        return (String) Entry.BYTE_PERMUTE_SOURCE.invokeExact();
+    }
+
+    /**
+     * {@code VectorKernels.blockPasses()}: the vector mode arithmetic (a {@code BlockPasses}, which
+     * this package below the modes does not name), or null where it does not run.
+     */
+    public static Object blockPasses() throws Throwable {
+        return (Object) Entry.BLOCK_PASSES.invokeExact();
+    }
+
     /** Calls an entry point that returns a String ({@code BATCH}). */
     private static Object call(java.lang.invoke.MethodHandle h, Object... args) {
         try {
@@ -89,13 +107,18 @@ public final class VectorBridge {
         }
     }
 
-    /** The vector package's entry points, looked up once (only when the module is present). */
+    /**
+     * The vector package's entry points, all in its one entry class, looked up once (only when the
+     * module is present).
+     */
     private static final class Entry {
-        static final java.lang.invoke.MethodHandle REASON, CREATE, BATCH;
+        static final java.lang.invoke.MethodHandle REASON, CREATE, BATCH, PREFERRED_BITS, BYTE_PERMUTE_SOURCE,
+                BLOCK_PASSES;
         static final String FAILURE;
 
         static {
-            java.lang.invoke.MethodHandle reason = null, create = null, batch = null;
+            java.lang.invoke.MethodHandle reason = null, create = null, batch = null, preferredBits = null,
+                    bytePermuteSource = null, blockPasses = null;
             String failure = null;
             try {
                 Class<?> c = Class.forName(VECTOR_KERNELS);
@@ -107,12 +130,19 @@ public final class VectorBridge {
                                 int.class));
                 batch = l.findStatic(c, "twofishBatch",
                         java.lang.invoke.MethodType.methodType(String.class, int.class));
+                preferredBits = l.findStatic(c, "preferredBits", java.lang.invoke.MethodType.methodType(int.class));
+                bytePermuteSource = l.findStatic(c, "bytePermuteSource",
+                        java.lang.invoke.MethodType.methodType(String.class));
+                blockPasses = l.findStatic(c, "blockPasses", java.lang.invoke.MethodType.methodType(Object.class));
             } catch (ReflectiveOperationException | LinkageError e) {
                 failure = e.toString(); // vectorModuleStatus() and info report it
             }
             REASON = reason;
             CREATE = create;
             BATCH = batch;
+            PREFERRED_BITS = preferredBits;
+            BYTE_PERMUTE_SOURCE = bytePermuteSource;
+            BLOCK_PASSES = blockPasses;
             FAILURE = failure;
         }
     }

@@ -3,8 +3,8 @@ package org.vectorjce.internal.mode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.Settings;
 
 /**
  * The passes a mode makes over its data besides the cipher itself (its "arithmetic", as the
@@ -256,13 +256,17 @@ public class BlockPasses {
             failure = why;
             return null;
         }
+        if (VectorBridge.loadFailure() != null) {
+            failure = "the vector arithmetic failed to load: " + VectorBridge.loadFailure();
+            return null;
+        }
         try {
-            Object v = Class.forName("org.vectorjce.internal.vector.VectorBlockPasses").getMethod("create").invoke(null);
+            Object v = VectorBridge.blockPasses();
             if (v == null) {
                 failure = "vectors of 256 to 512 bits with C2 are needed";
             }
             return (BlockPasses) v;
-        } catch (ReflectiveOperationException | LinkageError e) {
+        } catch (Throwable e) {
             failure = "the vector arithmetic failed to load: " + e;
             return null;
         }
