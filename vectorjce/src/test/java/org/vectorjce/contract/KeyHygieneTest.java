@@ -42,9 +42,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.VectorJce;
 import org.vectorjce.contract.ContractSupport.Spec;
+import org.vectorjce.internal.jca.VectorJceCipher;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.jca.VectorJceCipher;
 import org.vectorjce.internal.registry.KernelRegistry;
 
 /**

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.kat.Kat.Direction;
 import org.vectorjce.kat.Kat.Outcome;
-import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Runs known-answer records through the JCA API of {@link VectorJceProvider}, once per kernel of the

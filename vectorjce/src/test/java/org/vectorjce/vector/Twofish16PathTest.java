@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.registry.Settings;
-import org.vectorjce.internal.twofish.TwofishTable;
 import org.vectorjce.internal.kernel.VectorBridge;
 import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.internal.registry.Kernels;
+import org.vectorjce.internal.registry.Settings;
+import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
  * {@code twofish-vec512-16way}'s two batch paths ({@code Twofish16Path}): the fused batch forced

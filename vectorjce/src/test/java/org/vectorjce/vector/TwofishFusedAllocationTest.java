@@ -18,10 +18,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.twofish.TwofishTable;
 import org.vectorjce.internal.kernel.VectorBridge;
 import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.internal.registry.Kernels;
+import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
  * {@code twofish-vec512-16way}'s fused batch ({@code twofish16.path=fused}) once C2 has it: it

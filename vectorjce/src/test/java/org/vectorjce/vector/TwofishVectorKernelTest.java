@@ -19,9 +19,9 @@ import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.twofish.TwofishTable;
 import org.vectorjce.internal.kernel.VectorBridge;
 import org.vectorjce.internal.registry.KernelRegistry;
+import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
  * The Twofish vector kernels ({@code twofish-vec128-ct}, {@code twofish-vec256-8way},

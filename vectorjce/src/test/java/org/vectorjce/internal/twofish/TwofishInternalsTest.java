@@ -20,8 +20,8 @@ import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.vectorjce.kat.VectorFiles;
 import org.vectorjce.internal.registry.KernelRegistry;
+import org.vectorjce.kat.VectorFiles;
 
 /**
  * Twofish internals: the key schedule against the submission's intermediate values, the q
