@@ -11,8 +11,8 @@ import org.vectorjce.internal.kernel.SystemProperties;
  *
  * <p>A provider gets its settings from {@code VectorJceProvider.configure(String)} (the argument of
  * a {@code java.security} line, {@code key=value} pairs separated by spaces or commas) on top of
- * {@link #DEFAULTS}. The defaults come from system properties, which {@link SystemProperties} reads,
- * once, when it is initialised; changing a property later changes nothing. The table
+ * {@link #DEFAULTS}. The defaults come from system properties, read through {@link SystemProperties}
+ * once, when this class is initialised; changing a property later changes nothing. The table
  * of keys and properties is {@link #KEYS}, and {@code docs/kernels.md} prints it.
  *
  * <p>A bad system property does not fail class initialisation: {@link #problem} keeps the message,
