@@ -354,12 +354,9 @@ public final class Platform {
         if (VectorBridge.vectorCodeUnavailable() != null) {
             return 0;
         }
-        if (VectorBridge.loadFailure() != null) {
-            return 0;
-        }
         try {
             return VectorBridge.preferredBits();
-        } catch (Throwable e) {
+        } catch (ReflectiveOperationException | LinkageError e) {
             return 0;
         }
     }
@@ -368,10 +365,10 @@ public final class Platform {
     public static String cpuFactsDescription() {
         CpuFacts f = CpuInfo.FACTS;
         String s = f.source() == null ? "none reported by " + System.getProperty("os.name") : "from " + f.source();
-        if (VectorBridge.vectorCodeUnavailable() == null && VectorBridge.loadFailure() == null) {
+        if (VectorBridge.vectorCodeUnavailable() == null) {
             try {
                 s += "; " + VectorBridge.bytePermuteSource();
-            } catch (Throwable e) {
+            } catch (ReflectiveOperationException | LinkageError e) {
                 // vector code not loadable: vectorModuleStatus says why
             }
         }

@@ -7,8 +7,8 @@ package org.vectorjce.internal.kernel;
  * the boot layer. Nothing here loads a vector class before someone asks for one.
  */
 public final class VectorBridge {
-    /** The class of the vector package that creates its kernels by name. */
-    private static final String VECTOR_KERNELS = "org.vectorjce.internal.vector.VectorKernels";
+    /** The vector package's one entry class, which forwards to its kernels, species facts and mode arithmetic. */
+    private static final String VECTOR_ENTRY = "org.vectorjce.internal.vector.VectorEntry";
 
     /** The first Java release whose classes of this jar include the Vector API code. */
     public static final int VECTOR_JAVA = 25;
@@ -53,47 +53,72 @@ public final class VectorBridge {
     }
 
     /**
-     * Why the vector entry points failed to load, or null when they loaded. Call only where
-     * {@link #vectorCodeUnavailable} is null: this looks them up.
+     * Why the vector kernels' entry points failed to load, or null when they loaded. Call only
+     * where {@link #vectorCodeUnavailable} is null: this looks them up.
      */
     public static String loadFailure() {
-        return Entry.FAILURE;
+        return KernelHandles.FAILURE;
     }
 
     /**
-     * {@code VectorKernels.unavailableReason(name)}: why the vector kernel {@code name} cannot run
+     * {@code VectorEntry.unavailableReason(name)}: why the vector kernel {@code name} cannot run
      * here, or null. Call only where {@link #vectorCodeUnavailable} and {@link #loadFailure} are null.
      */
     public static String kernelUnavailableReason(String name) throws Throwable {
-        return (String) Entry.REASON.invokeExact(name);
+        return (String) KernelHandles.REASON.invokeExact(name);
     }
 
-    /** {@code VectorKernels.create(name, key, padShortCalls, batch)}: a new vector kernel. */
+    /** {@code VectorEntry.create(name, key, padShortCalls, batch)}: a new vector kernel. */
     public static BlockKernel createKernel(String name, byte[] key, boolean padShortCalls, int batch) throws Throwable {
-        return (BlockKernel) Entry.CREATE.invokeExact(name, key, padShortCalls, batch);
+        return (BlockKernel) KernelHandles.CREATE.invokeExact(name, key, padShortCalls, batch);
     }
 
-    /** {@code VectorKernels.twofishBatch(batch)}: which batch {@code twofish-vec512-16way} serves. */
+    /** {@code VectorEntry.twofishBatch(batch)}: which batch {@code twofish-vec512-16way} serves. */
     public static String twofishBatch(int batch) {
-        return (String) call(Entry.BATCH, batch);
-    }
-
-    /** {@code VectorKernels.preferredBits()}: the preferred species' width in bits. */
-    public static int preferredBits() throws Throwable {
-        return (int) Entry.PREFERRED_BITS.invokeExact();
-    }
-
-    /** {@code VectorKernels.bytePermuteSource()}: how the byte-permute fact was obtained, for {@code info}. */
-    public static String bytePermuteSource() throws Throwable {
-        return (String) Entry.BYTE_PERMUTE_SOURCE.invokeExact();
+        return (String) call(KernelHandles.BATCH, batch);
     }
 
     /**
-     * {@code VectorKernels.blockPasses()}: the vector mode arithmetic (a {@code BlockPasses}, which
+     * {@code VectorEntry.preferredBits()}: the preferred species' width in bits. Call only where
+     * {@link #vectorCodeUnavailable} is null.
+     *
+     * @throws ReflectiveOperationException or {@link LinkageError} where the vector code does not load
+     */
+    public static int preferredBits() throws ReflectiveOperationException {
+        return (int) invoke("preferredBits");
+    }
+
+    /** {@code VectorEntry.bytePermuteSource()}: how the byte-permute fact was obtained, for {@code info}. */
+    public static String bytePermuteSource() throws ReflectiveOperationException {
+        return (String) invoke("bytePermuteSource");
+    }
+
+    /**
+     * {@code VectorEntry.blockPasses()}: the vector mode arithmetic (a {@code BlockPasses}, which
      * this package below the modes does not name), or null where it does not run.
      */
-    public static Object blockPasses() throws Throwable {
-        return (Object) Entry.BLOCK_PASSES.invokeExact();
+    public static Object blockPasses() throws ReflectiveOperationException {
+        return invoke("blockPasses");
+    }
+
+    /**
+     * Calls the entry class's method {@code name} without arguments, by core reflection: these
+     * are called once or twice per JVM, and a method handle's set-up would add to the first
+     * operation's time of a program that never asks for a vector kernel.
+     */
+    private static Object invoke(String name) throws ReflectiveOperationException {
+        return entryClass().getMethod(name).invoke(null);
+    }
+
+    /** The entry class, or what its lookup threw (a {@link ReflectiveOperationException} or a {@link LinkageError}). */
+    private static Class<?> entryClass() throws ReflectiveOperationException {
+        if (Entry.ERROR instanceof LinkageError e) {
+            throw e;
+        }
+        if (Entry.ERROR instanceof ReflectiveOperationException e) {
+            throw e;
+        }
+        return Entry.CLASS;
     }
 
     /** Calls an entry point that returns a String ({@code BATCH}). */
@@ -107,21 +132,34 @@ public final class VectorBridge {
         }
     }
 
-    /**
-     * The vector package's entry points, all in its one entry class, looked up once (only when the
-     * module is present).
-     */
+    /** The vector package's one entry class, found by name once (only when the module is present). */
     private static final class Entry {
-        static final java.lang.invoke.MethodHandle REASON, CREATE, BATCH, PREFERRED_BITS, BYTE_PERMUTE_SOURCE,
-                BLOCK_PASSES;
+        static final Class<?> CLASS;
+        static final Throwable ERROR;
+
+        static {
+            Class<?> c = null;
+            Throwable error = null;
+            try {
+                c = Class.forName(VECTOR_ENTRY);
+            } catch (ReflectiveOperationException | LinkageError e) {
+                error = e;
+            }
+            CLASS = c;
+            ERROR = error;
+        }
+    }
+
+    /** The kernels' entry points, looked up once, on the first question about a vector kernel. */
+    private static final class KernelHandles {
+        static final java.lang.invoke.MethodHandle REASON, CREATE, BATCH;
         static final String FAILURE;
 
         static {
-            java.lang.invoke.MethodHandle reason = null, create = null, batch = null, preferredBits = null,
-                    bytePermuteSource = null, blockPasses = null;
+            java.lang.invoke.MethodHandle reason = null, create = null, batch = null;
             String failure = null;
             try {
-                Class<?> c = Class.forName(VECTOR_KERNELS);
+                Class<?> c = entryClass();
                 java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup(); // same module: the package is not exported
                 reason = l.findStatic(c, "unavailableReason",
                         java.lang.invoke.MethodType.methodType(String.class, String.class));
@@ -130,19 +168,12 @@ public final class VectorBridge {
                                 int.class));
                 batch = l.findStatic(c, "twofishBatch",
                         java.lang.invoke.MethodType.methodType(String.class, int.class));
-                preferredBits = l.findStatic(c, "preferredBits", java.lang.invoke.MethodType.methodType(int.class));
-                bytePermuteSource = l.findStatic(c, "bytePermuteSource",
-                        java.lang.invoke.MethodType.methodType(String.class));
-                blockPasses = l.findStatic(c, "blockPasses", java.lang.invoke.MethodType.methodType(Object.class));
             } catch (ReflectiveOperationException | LinkageError e) {
                 failure = e.toString(); // vectorModuleStatus() and info report it
             }
             REASON = reason;
             CREATE = create;
             BATCH = batch;
-            PREFERRED_BITS = preferredBits;
-            BYTE_PERMUTE_SOURCE = bytePermuteSource;
-            BLOCK_PASSES = blockPasses;
             FAILURE = failure;
         }
     }

@@ -256,17 +256,13 @@ public class BlockPasses {
             failure = why;
             return null;
         }
-        if (VectorBridge.loadFailure() != null) {
-            failure = "the vector arithmetic failed to load: " + VectorBridge.loadFailure();
-            return null;
-        }
         try {
             Object v = VectorBridge.blockPasses();
             if (v == null) {
                 failure = "vectors of 256 to 512 bits with C2 are needed";
             }
             return (BlockPasses) v;
-        } catch (Throwable e) {
+        } catch (ReflectiveOperationException | LinkageError e) {
             failure = "the vector arithmetic failed to load: " + e;
             return null;
         }

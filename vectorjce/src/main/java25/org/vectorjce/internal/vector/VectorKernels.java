@@ -3,12 +3,12 @@ package org.vectorjce.internal.vector;
 import org.vectorjce.internal.kernel.BlockKernel;
 
 /**
- * The one entry point of the vector package, reached by name from the base's {@code VectorBridge}
- * and only when {@code jdk.incubator.vector} is in the boot layer. The registry holds each kernel's
- * name and priority; this class answers, per name, whether the kernel can run here (width,
- * compiler, CPU features) and builds it, and hands the base the vector facts {@code Platform}
- * reports and the vector mode arithmetic. A kernel's class is loaded only when it is first asked
- * about.
+ * The vector kernels by name, reached through {@link VectorEntry} from the base's
+ * {@code VectorBridge}, and only when {@code jdk.incubator.vector} is in the boot layer. The registry
+ * there holds each kernel's name and priority; this class answers, per name, whether the kernel can
+ * run here (width, compiler, CPU features) and builds it. A kernel's class is loaded only when it is
+ * first asked about (verifying this class loads the kernel classes {@link #create} returns, so only
+ * a kernel query reaches it).
  */
 public final class VectorKernels {
     private VectorKernels() {
@@ -66,23 +66,5 @@ public final class VectorKernels {
     /** Which batch {@code twofish-vec512-16way} serves with {@code batch} (a {@code Settings.TwofishBatch} ordinal). */
     public static String twofishBatch(int batch) {
         return Twofish16Path.describe(batch);
-    }
-
-    /** {@link VectorSupport#preferredBits}: the preferred species' width in bits. */
-    public static int preferredBits() {
-        return VectorSupport.preferredBits();
-    }
-
-    /** {@link VectorSupport#bytePermuteSource}: how the byte-permute fact was obtained, for {@code info}. */
-    public static String bytePermuteSource() {
-        return VectorSupport.bytePermuteSource();
-    }
-
-    /**
-     * {@link VectorBlockPasses#create}: the vector mode arithmetic, or null where it does not run;
-     * typed {@code Object} because the bridge sits below the modes' package.
-     */
-    public static Object blockPasses() {
-        return VectorBlockPasses.create();
     }
 }
