@@ -4,8 +4,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
 import org.vectorjce.internal.kernel.Platform;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
+import org.vectorjce.internal.registry.Kernels;
 
 /**
  * What VectorJCE can run on this JVM, for tools, tests and benchmarks.
@@ -38,7 +40,7 @@ public final class VectorJce {
      * @return {@code true} for a registered constant-time kernel; {@code false} for any other name
      */
     public static boolean isConstantTime(String algorithm, String name) {
-        for (KernelFactory f : Kernels.all(algorithm)) {
+        for (KernelFactory f : KernelRegistry.all(algorithm)) {
             if (f.name().equals(name)) {
                 return f.constantTime();
             }
@@ -53,7 +55,7 @@ public final class VectorJce {
      * @return the kernels' names
      */
     public static List<String> availableKernels(String algorithm) {
-        return Kernels.availableNames(algorithm);
+        return KernelRegistry.availableNames(algorithm);
     }
 
     /**
@@ -66,7 +68,7 @@ public final class VectorJce {
      */
     public static Map<String, String> kernelStatus(String algorithm) {
         Map<String, String> m = new LinkedHashMap<>();
-        for (KernelFactory f : Kernels.all(algorithm)) {
+        for (KernelFactory f : KernelRegistry.all(algorithm)) {
             m.put(f.name(), f.unavailableReason());
         }
         return m;
@@ -80,7 +82,7 @@ public final class VectorJce {
      *     followed by the reason
      */
     public static String vectorModuleStatus() {
-        return Kernels.vectorModuleStatus();
+        return VectorBridge.vectorModuleStatus();
     }
 
     /**

@@ -6,9 +6,9 @@ import java.util.Map;
 import org.vectorjce.internal.jca.IvParameters;
 import org.vectorjce.internal.jca.SecretKeyGenerator;
 import org.vectorjce.internal.jca.VectorJceCipher;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.BlockPasses;
+import org.vectorjce.internal.registry.Kernels;
+import org.vectorjce.internal.registry.Settings;
 
 /**
  * The VectorJCE provider: AES, Twofish and Serpent in ECB, CBC (NoPadding, PKCS5Padding), CTR, LRW

@@ -66,12 +66,12 @@ public final class TestProviders {
     }
 
     /** The internal settings of {@code p}, rebuilt from its public {@code settings()}. */
-    public static org.vectorjce.internal.kernel.Settings settingsOf(VectorJceProvider p) {
+    public static org.vectorjce.internal.registry.Settings settingsOf(VectorJceProvider p) {
         StringBuilder b = new StringBuilder();
         for (Map.Entry<String, String> e : p.settings().entrySet()) {
             b.append(e.getKey()).append('=').append(e.getValue()).append(' ');
         }
-        return org.vectorjce.internal.kernel.Settings.BUILT_IN.apply(b.toString());
+        return org.vectorjce.internal.registry.Settings.BUILT_IN.apply(b.toString());
     }
 
     /** A {@link Runnable} that may throw. */

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.function.Executable;
 import org.vectorjce.VectorJce;
 import org.vectorjce.contract.ContractSupport.Spec;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Table-driven bad-input tests: every refusal has the right exception type, a message that names
@@ -174,13 +174,13 @@ class BadInputTest {
             Random rnd = random("kernel", alg);
             byte[] k = validKey(s, rnd);
             String key = "kernel." + alg.toLowerCase();
-            List<String> all = Kernels.allNames(alg);
+            List<String> all = KernelRegistry.allNames(alg);
             // An unknown name: configure refuses it, naming it and listing every kernel.
             java.security.InvalidParameterException e = org.junit.jupiter.api.Assertions.assertThrows(
                     java.security.InvalidParameterException.class, () -> TestProviders.BASE.configure(key + "=nope"));
             assertTrue(e.getMessage().contains("'nope'") && e.getMessage().contains(all.get(0)), e.getMessage());
             // A registered kernel that does not run here: init fails, naming it and listing what runs.
-            List<String> available = Kernels.availableNames(alg);
+            List<String> available = KernelRegistry.availableNames(alg);
             for (String name : all) {
                 if (available.contains(name)) {
                     continue;

@@ -225,7 +225,7 @@ class ConstantTimePolicyTest {
     private static void wipedFallbackStillCorrect(String name) throws Exception {
                     Random rnd = new Random(41);
                     byte[] key = ContractSupport.bytes(rnd, 32);
-                    org.vectorjce.internal.kernel.KernelFactory f = org.vectorjce.internal.kernel.Kernels.select("Twofish",
+                    org.vectorjce.internal.kernel.KernelFactory f = org.vectorjce.internal.registry.Kernels.select("Twofish",
                             TestProviders.settingsOf((org.vectorjce.VectorJceProvider) ct()));
                     assertEquals(name, f.name());
                     BlockKernel k = f.create(key.clone());

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.provider.Arguments;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /** Shared tables and helpers of the JCA contract and bad-input tests. */
 final class ContractSupport {
@@ -121,7 +121,7 @@ final class ContractSupport {
     }
 
     static List<String> kernels(String alg) {
-        List<String> k = Kernels.availableNames(alg);
+        List<String> k = KernelRegistry.availableNames(alg);
         if (k.isEmpty()) {
             fail("no " + alg + " kernel available");
         }

@@ -42,10 +42,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.VectorJce;
 import org.vectorjce.contract.ContractSupport.Spec;
+import org.vectorjce.internal.jca.VectorJceCipher;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.jca.VectorJceCipher;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Key hygiene: destroyed keys are refused; key schedules are wiped by {@code destroy()} in every
@@ -247,7 +247,7 @@ class KeyHygieneTest {
         List<KernelFactory> l = new ArrayList<>();
         for (String alg : ContractSupport.ALGORITHMS) {
             for (String name : ContractSupport.kernels(alg)) {
-                l.add(Kernels.byName(alg, name));
+                l.add(KernelRegistry.byName(alg, name));
             }
         }
         return l.stream();
@@ -583,7 +583,7 @@ class KeyHygieneTest {
     @Test
     void walkSeesWipedAndUnwipedArrays() throws Exception {
         // The walk itself: a kernel's arrays are found, non-zero while keyed.
-        KernelFactory f = Kernels.byName("AES", "aes-table");
+        KernelFactory f = KernelRegistry.byName("AES", "aes-table");
         BlockKernel k = f.create(new byte[16]);
         Walk w = walk(k);
         assertFalse(w.nonZero().isEmpty(), "aes-table's expanded key of the all-zero key is not all zero");

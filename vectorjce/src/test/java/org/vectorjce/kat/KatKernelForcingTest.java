@@ -8,7 +8,8 @@ import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Guards the KAT suite's kernel loop: the forcing property must really be read at {@code init}
@@ -19,8 +20,8 @@ class KatKernelForcingTest {
     @ParameterizedTest
     @ValueSource(strings = {"AES", "Twofish", "Serpent"})
     void unknownForcedKernelFailsInit(String algorithm) {
-        System.out.println("[KAT] " + algorithm + " kernels: " + Kernels.availableNames(algorithm)
-                + " (vector module " + Kernels.vectorModuleStatus() + ")");
+        System.out.println("[KAT] " + algorithm + " kernels: " + KernelRegistry.availableNames(algorithm)
+                + " (vector module " + VectorBridge.vectorModuleStatus() + ")");
         assertFalse(KatRunner.kernels(algorithm).isEmpty());
         Cipher c = KatRunner.newCipher(algorithm + "/ECB/NoPadding");
         assertThrows(Exception.class, () -> KatRunner.withKernel(algorithm, "no-such-kernel", () -> {

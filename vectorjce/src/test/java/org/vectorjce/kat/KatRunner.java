@@ -21,7 +21,7 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.kat.Kat.Direction;
 import org.vectorjce.kat.Kat.Outcome;
 
@@ -46,7 +46,7 @@ public final class KatRunner {
 
     /** Kernel names of {@code algorithm} that can run here; fails when there is none. */
     public static List<String> kernels(String algorithm) {
-        List<String> k = Kernels.availableNames(algorithm);
+        List<String> k = KernelRegistry.availableNames(algorithm);
         if (k.isEmpty()) {
             throw new AssertionError("no " + algorithm + " kernel available");
         }

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Differential tests: VectorJCE against Bouncy Castle's JCA provider (the project's test oracle),
@@ -66,7 +66,7 @@ class BcDifferentialTest {
     static Stream<Arguments> kernels() {
         List<Arguments> args = new ArrayList<>();
         for (String alg : ALGORITHMS) {
-            List<String> names = Kernels.availableNames(alg);
+            List<String> names = KernelRegistry.availableNames(alg);
             assertTrue(!names.isEmpty(), "no " + alg + " kernel available");
             for (String k : names) {
                 args.add(Arguments.of(alg, k));

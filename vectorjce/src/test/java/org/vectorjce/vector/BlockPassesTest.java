@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.vectorjce.internal.kernel.Settings;
 import org.vectorjce.internal.mode.BlockPasses;
+import org.vectorjce.internal.registry.Settings;
 
 /**
  * The vector mode arithmetic ({@code arithmetic=vector}: the Vector API one at the width this JVM

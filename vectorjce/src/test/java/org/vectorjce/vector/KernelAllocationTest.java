@@ -11,7 +11,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * The hot path allocates nothing per call, for every kernel available here, once C2 has compiled
@@ -29,9 +29,9 @@ class KernelAllocationTest {
         String only = System.getProperty("vectorjce.test.allocation.kernels");
         List<KernelFactory> l = new ArrayList<>();
         for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
-            for (String name : Kernels.availableNames(alg)) {
+            for (String name : KernelRegistry.availableNames(alg)) {
                 if (only == null || List.of(only.split(",")).contains(name)) {
-                    l.add(Kernels.byName(alg, name));
+                    l.add(KernelRegistry.byName(alg, name));
                 }
             }
         }
@@ -95,7 +95,7 @@ class KernelAllocationTest {
      */
     @org.junit.jupiter.api.Test
     void modeArithmeticAllocatesNothing() {
-        org.vectorjce.internal.mode.BlockPasses ops = org.vectorjce.internal.mode.BlockPasses.forSetting(org.vectorjce.internal.kernel.Settings.Arithmetic.VECTOR);
+        org.vectorjce.internal.mode.BlockPasses ops = org.vectorjce.internal.mode.BlockPasses.forSetting(org.vectorjce.internal.registry.Settings.Arithmetic.VECTOR);
         Assumptions.assumeTrue(ops != org.vectorjce.internal.mode.BlockPasses.SCALAR, "scalar arithmetic on this JVM");
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());

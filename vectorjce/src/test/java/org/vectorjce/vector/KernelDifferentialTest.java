@@ -15,7 +15,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.vectorjce.VectorJce;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Every kernel available on this JVM, created by name, against the scalar table kernel of its
@@ -30,15 +30,15 @@ class KernelDifferentialTest {
     private static List<KernelFactory> kernels() {
         List<KernelFactory> l = new ArrayList<>();
         for (String alg : new String[] {"AES", "Twofish", "Serpent"}) {
-            for (String name : Kernels.availableNames(alg)) {
-                l.add(Kernels.byName(alg, name));
+            for (String name : KernelRegistry.availableNames(alg)) {
+                l.add(KernelRegistry.byName(alg, name));
             }
         }
         return l;
     }
 
     private static BlockKernel reference(String alg, byte[] key) {
-        return Kernels.byName(alg, switch (alg) {
+        return KernelRegistry.byName(alg, switch (alg) {
             case "AES" -> "aes-table";
             case "Twofish" -> "twofish-table";
             default -> "serpent-bitslice";
@@ -101,9 +101,9 @@ class KernelDifferentialTest {
         }
         String vectorKernels = org.vectorjce.TestMachine.expect("vectorKernels");
         if (vectorKernels != null) {
-            List<String> names = new ArrayList<>(Kernels.availableNames("AES"));
-            names.addAll(Kernels.availableNames("Twofish"));
-            names.addAll(Kernels.availableNames("Serpent"));
+            List<String> names = new ArrayList<>(KernelRegistry.availableNames("AES"));
+            names.addAll(KernelRegistry.availableNames("Twofish"));
+            names.addAll(KernelRegistry.availableNames("Serpent"));
             List<String> vec = names.stream().filter(n -> n.contains("-vec")).sorted().toList();
             assertEquals(vectorKernels.equals("none") ? List.of() : List.of(vectorKernels.split(",")).stream().sorted().toList(), vec);
         }

@@ -22,7 +22,8 @@ import org.vectorjce.TestProviders;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * Every Serpent kernel at the width it claims: each registered kernel that runs here against
@@ -38,7 +39,7 @@ class SerpentKernelTest {
     private static final int[] BLOCK_COUNTS = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 101};
 
     private static List<KernelFactory> all() {
-        return Kernels.all("Serpent");
+        return KernelRegistry.all("Serpent");
     }
 
     private static BlockKernel bcReference(byte[] key, boolean enc, byte[] in, int inOff, byte[] out, int outOff, int blocks) {
@@ -65,7 +66,7 @@ class SerpentKernelTest {
         for (KernelFactory f : all()) {
             assertTrue(f.constantTime(), f.name() + " is constant-time by construction");
         }
-        assertTrue(Kernels.availableNames("Serpent").contains("serpent-bitslice"));
+        assertTrue(KernelRegistry.availableNames("Serpent").contains("serpent-bitslice"));
     }
 
     @TestFactory
@@ -74,7 +75,7 @@ class SerpentKernelTest {
             String why = f.unavailableReason();
             if (why != null) {
                 assertTrue(f.name().contains("-vec"), "only vector kernels decline: " + f.name() + ": " + why);
-                if (Kernels.vectorCodeUnavailable() == null && Kernels.vectorModuleStatus().equals("present")
+                if (VectorBridge.vectorCodeUnavailable() == null && VectorBridge.vectorModuleStatus().equals("present")
                         && !why.contains("C2")) {
                     // A width the JVM does not prefer, as the other 512-bit kernels decline.
                     assertTrue(why.matches("preferred vector width is \\d+ bits, the kernel needs \\d+"), why);
@@ -201,9 +202,9 @@ class SerpentKernelTest {
      */
     @Test
     void declinedVectorKernelsStillComputeSerpent() throws Exception {
-        assumeTrue(Kernels.vectorCodeUnavailable() == null && Kernels.vectorModuleStatus().equals("present"),
-                () -> "no vector code on this JVM: " + (Kernels.vectorCodeUnavailable() != null
-                        ? Kernels.vectorCodeUnavailable() : "the vector module is " + Kernels.vectorModuleStatus()));
+        assumeTrue(VectorBridge.vectorCodeUnavailable() == null && VectorBridge.vectorModuleStatus().equals("present"),
+                () -> "no vector code on this JVM: " + (VectorBridge.vectorCodeUnavailable() != null
+                        ? VectorBridge.vectorCodeUnavailable() : "the vector module is " + VectorBridge.vectorModuleStatus()));
         java.lang.reflect.Method create = Class.forName("org.vectorjce.internal.vector.VectorKernels")
                 .getMethod("create", String.class, byte[].class, boolean.class, int.class);
         int checked = 0;

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
+import org.vectorjce.internal.registry.Kernels;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
@@ -40,8 +42,8 @@ class Twofish16PathTest {
      */
     @BeforeEach
     void needsTheVectorCode() {
-        Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
-        Assumptions.assumeTrue(Kernels.vectorCodeUnavailable() == null, () -> "no vector code: " + Kernels.vectorCodeUnavailable());
+        Assumptions.assumeTrue(VectorBridge.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
+        Assumptions.assumeTrue(VectorBridge.vectorCodeUnavailable() == null, () -> "no vector code: " + VectorBridge.vectorCodeUnavailable());
     }
 
     private static void assumeItRunsHere() {
@@ -50,7 +52,7 @@ class Twofish16PathTest {
     }
 
     private static KernelFactory factory() {
-        return Kernels.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
+        return KernelRegistry.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
     }
 
     /**

@@ -18,7 +18,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
+import org.vectorjce.internal.registry.Kernels;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
@@ -34,7 +36,7 @@ class TwofishFusedAllocationTest {
 
     @BeforeEach
     void needsTheKernelAndALowGate() {
-        Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
+        Assumptions.assumeTrue(VectorBridge.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
         String why = factory().unavailableReason();
         Assumptions.assumeTrue(why == null, () -> NAME + " not available here: " + why);
         Assumptions.assumeTrue(System.getProperty("vectorjce.test.fusedJvm") != null,
@@ -42,7 +44,7 @@ class TwofishFusedAllocationTest {
     }
 
     private static KernelFactory factory() {
-        return Kernels.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
+        return KernelRegistry.all("Twofish").stream().filter(f -> f.name().equals(NAME)).findFirst().orElseThrow();
     }
 
     /** The fused path, compiled by the test before, allocates nothing per call, kernel and JCA. */
@@ -52,7 +54,7 @@ class TwofishFusedAllocationTest {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
         java.security.Provider fused = new VectorJceProvider().configure("kernel.twofish=" + NAME + " twofish16.path=fused");
-        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.kernel.Settings.BUILT_IN
+        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.registry.Settings.BUILT_IN
                 .apply("kernel.twofish=" + NAME + " twofish16.path=fused")).create(new byte[16]);
         byte[] buf = new byte[64 * 16], out = new byte[buf.length];
         Cipher ctr = Cipher.getInstance("Twofish/CTR/NoPadding", fused);
@@ -97,7 +99,7 @@ class TwofishFusedAllocationTest {
     void forcedFusedAllocatesNothingOnceCompiled() throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
-        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.kernel.Settings.BUILT_IN
+        BlockKernel k = Kernels.select("Twofish", org.vectorjce.internal.registry.Settings.BUILT_IN
                 .apply("kernel.twofish=" + NAME + " twofish16.path=fused")).create(new byte[24]);
         byte[] buf = new byte[45 * 16], out = new byte[buf.length];
         long end = System.nanoTime() + 3_000_000_000L;

@@ -19,7 +19,8 @@ import org.vectorjce.VectorJce;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.internal.twofish.TwofishTable;
 
 /**
@@ -54,12 +55,12 @@ class TwofishVectorKernelTest {
      * layer, so without it (the pom's no-vector-module run) every test here is skipped.
      */
     private static Stream<KernelFactory> factories() {
-        Assumptions.assumeTrue(Kernels.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
+        Assumptions.assumeTrue(VectorBridge.vectorModulePresent(), "jdk.incubator.vector is not in the boot layer");
         return Stream.of("twofish-vec128-ct", "twofish-vec256-8way", "twofish-vec512-16way").map(TwofishVectorKernelTest::registered);
     }
 
     private static KernelFactory registered(String name) {
-        return Kernels.all("Twofish").stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
+        return KernelRegistry.all("Twofish").stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow();
     }
 
     private static void assumeAvailable(KernelFactory f) {

@@ -26,11 +26,11 @@ import javax.crypto.spec.SecretKeySpec;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.kernel.Settings;
-import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.BlockPasses;
+import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.ModeRules;
+import org.vectorjce.internal.registry.Kernels;
+import org.vectorjce.internal.registry.Settings;
 import org.vectorjce.internal.sector.IvGenerator;
 import org.vectorjce.internal.sector.SectorProcessor;
 

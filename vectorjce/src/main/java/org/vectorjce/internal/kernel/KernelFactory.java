@@ -3,7 +3,7 @@ package org.vectorjce.internal.kernel;
 /**
  * One registered implementation of a block cipher: a name, a priority and a way to key it. Like
  * the Linux crypto API's {@code cra_priority}, the available factory with the highest priority is
- * chosen once at key set-up; a system property can force one by name (see {@link Kernels}).
+ * chosen once at key set-up; a system property can force one by name (see {@code org.vectorjce.internal.registry.Kernels}).
  */
 public interface KernelFactory {
     /** Registry name, e.g. {@code aes-table}, {@code twofish-vec256-8way}. */

@@ -341,7 +341,7 @@ public final class Platform {
                     Thread.currentThread().interrupt();
                 }
             }
-            if (Settings.IGNORE_CPU_FEATURES) {
+            if (SystemProperties.IGNORE_CPU_FEATURES) {
                 // Test switch: behave as on a system that reports no CPU features (the probe decides).
                 return parse(null, null, System.getProperty("os.arch"));
             }
@@ -351,12 +351,11 @@ public final class Platform {
 
     /** Preferred vector width in bits, or 0 when the vector module is absent. */
     public static int preferredVectorBits() {
-        if (Kernels.vectorCodeUnavailable() != null) {
+        if (VectorBridge.vectorCodeUnavailable() != null) {
             return 0;
         }
         try {
-            Class<?> c = Class.forName("org.vectorjce.internal.vector.VectorSupport");
-            return (int) c.getMethod("preferredBits").invoke(null);
+            return VectorBridge.preferredBits();
         } catch (ReflectiveOperationException | LinkageError e) {
             return 0;
         }
@@ -366,10 +365,9 @@ public final class Platform {
     public static String cpuFactsDescription() {
         CpuFacts f = CpuInfo.FACTS;
         String s = f.source() == null ? "none reported by " + System.getProperty("os.name") : "from " + f.source();
-        if (Kernels.vectorCodeUnavailable() == null) {
+        if (VectorBridge.vectorCodeUnavailable() == null) {
             try {
-                Class<?> c = Class.forName("org.vectorjce.internal.vector.VectorSupport");
-                s += "; " + c.getMethod("bytePermuteSource").invoke(null);
+                s += "; " + VectorBridge.bytePermuteSource();
             } catch (ReflectiveOperationException | LinkageError e) {
                 // vector code not loadable: vectorModuleStatus says why
             }

@@ -3,8 +3,8 @@ package org.vectorjce.internal.mode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.kernel.Settings;
+import org.vectorjce.internal.kernel.VectorBridge;
+import org.vectorjce.internal.registry.Settings;
 
 /**
  * The passes a mode makes over its data besides the cipher itself (its "arithmetic", as the
@@ -251,13 +251,13 @@ public class BlockPasses {
     private static String failure;
 
     private static BlockPasses load() {
-        String why = Kernels.vectorCodeUnavailable();
+        String why = VectorBridge.vectorCodeUnavailable();
         if (why != null) {
             failure = why;
             return null;
         }
         try {
-            Object v = Class.forName("org.vectorjce.internal.vector.VectorBlockPasses").getMethod("create").invoke(null);
+            Object v = VectorBridge.blockPasses();
             if (v == null) {
                 failure = "vectors of 256 to 512 bits with C2 are needed";
             }

@@ -2,7 +2,7 @@ package org.vectorjce.internal.mode;
 
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
+import org.vectorjce.internal.registry.Kernels;
 import java.util.Arrays;
 
 /**

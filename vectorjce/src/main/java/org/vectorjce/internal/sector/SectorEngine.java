@@ -3,11 +3,11 @@ package org.vectorjce.internal.sector;
 import java.util.Arrays;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
-import org.vectorjce.internal.kernel.Settings;
-import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.BlockPasses;
+import org.vectorjce.internal.mode.Mode;
 import org.vectorjce.internal.mode.ModeRules;
+import org.vectorjce.internal.registry.Kernels;
+import org.vectorjce.internal.registry.Settings;
 
 /**
  * Sectors below the JCA: one keyed mode and one dm-crypt IV generator, and the loop that runs n

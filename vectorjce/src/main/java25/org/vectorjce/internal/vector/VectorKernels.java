@@ -3,10 +3,12 @@ package org.vectorjce.internal.vector;
 import org.vectorjce.internal.kernel.BlockKernel;
 
 /**
- * Entry point of the vector package, reached by name from {@code Kernels} and only when
- * {@code jdk.incubator.vector} is in the boot layer. The registry there holds each kernel's name and
- * priority; this class answers, per name, whether the kernel can run here (width, compiler, CPU
- * features) and builds it. A kernel's class is loaded only when it is first asked about.
+ * The vector kernels by name, reached through {@link VectorEntry} from the base's
+ * {@code VectorBridge}, and only when {@code jdk.incubator.vector} is in the boot layer. The registry
+ * there holds each kernel's name and priority; this class answers, per name, whether the kernel can
+ * run here (width, compiler, CPU features) and builds it. A kernel's class is loaded only when it is
+ * first asked about (verifying this class loads the kernel classes {@link #create} returns, so only
+ * a kernel query reaches it).
  */
 public final class VectorKernels {
     private VectorKernels() {

@@ -2,7 +2,6 @@ package org.vectorjce.internal.twofish;
 
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
-import org.vectorjce.internal.kernel.Kernels;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,6 +20,7 @@ import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.kat.VectorFiles;
 
 /**
@@ -33,7 +33,7 @@ class TwofishInternalsTest {
 
     private static final HexFormat HEX = HexFormat.of();
     private static final Path IVAL = VectorFiles.root().resolve("twofish-submission/ecb_ival.paper-excerpt.txt");
-    private static final KernelFactory[] KERNELS = {Kernels.byName("Twofish", "twofish-table"), Kernels.byName("Twofish", "twofish-table-2way")};
+    private static final KernelFactory[] KERNELS = {KernelRegistry.byName("Twofish", "twofish-table"), KernelRegistry.byName("Twofish", "twofish-table-2way")};
 
     // ---- the submission's intermediate values (ecb_ival.txt, as quoted in the paper) ----
 

@@ -1,4 +1,4 @@
-package org.vectorjce.internal.kernel;
+package org.vectorjce.internal.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,16 +1,18 @@
-package org.vectorjce.internal.kernel;
+package org.vectorjce.internal.registry;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.vectorjce.internal.kernel.KernelFactory;
+import org.vectorjce.internal.kernel.SystemProperties;
 
 /**
  * One provider instance's configuration: every setting the provider has, immutable.
  *
  * <p>A provider gets its settings from {@code VectorJceProvider.configure(String)} (the argument of
  * a {@code java.security} line, {@code key=value} pairs separated by spaces or commas) on top of
- * {@link #DEFAULTS}. The defaults come from system properties, and this class is the one place that
- * reads them, once, when it is initialised; changing a property later changes nothing. The table
+ * {@link #DEFAULTS}. The defaults come from system properties, read through {@link SystemProperties}
+ * once, when this class is initialised; changing a property later changes nothing. The table
  * of keys and properties is {@link #KEYS}, and {@code docs/kernels.md} prints it.
  *
  * <p>A bad system property does not fail class initialisation: {@link #problem} keeps the message,
@@ -58,12 +60,6 @@ public final class Settings {
                 "twofish-vec512-16way's batch: auto is split"),
     };
 
-    /** The system property {@code ignore} makes {@code Platform} read no CPU facts from the OS. */
-    public static final String CPU_FEATURES_PROPERTY = "vectorjce.cpuFeatures";
-
-    /** Whether {@value #CPU_FEATURES_PROPERTY} is {@code ignore} (read once, with the defaults). */
-    public static final boolean IGNORE_CPU_FEATURES = "ignore".equals(System.getProperty(CPU_FEATURES_PROPERTY));
-
     /** The built-in settings, ignoring system properties: best kernels, no policy, auto everywhere. */
     public static final Settings BUILT_IN = new Settings(null, null, null, false, Arithmetic.AUTO, TwofishBatch.AUTO,
             null);
@@ -89,7 +85,7 @@ public final class Settings {
     }
 
     private static Settings fromSystemProperties() {
-        return fromProperties(System::getProperty);
+        return fromProperties(SystemProperties::get);
     }
 
     /** The settings from {@code properties} (a property's name to its value or null), as {@link #DEFAULTS}. */
@@ -172,13 +168,13 @@ public final class Settings {
         if (v.isEmpty() || v.equalsIgnoreCase("auto")) {
             return null;
         }
-        for (KernelFactory f : Kernels.all(algorithm)) {
+        for (KernelFactory f : KernelRegistry.all(algorithm)) {
             if (f.name().equals(v)) {
                 return v;
             }
         }
         throw new IllegalArgumentException("unknown " + algorithm + " kernel '" + v + "'; kernels: "
-                + Kernels.allNames(algorithm));
+                + KernelRegistry.allNames(algorithm));
     }
 
     private static boolean bool(String key, String v) {
