@@ -23,8 +23,10 @@ public interface Volume extends Closeable {
     /** Bytes of plaintext the payload holds. */
     long payloadSize();
 
-    /** Bytes of one encryption sector. */
-    int sectorSize();
+    /** Bytes of one encryption sector: the header's ({@link VolumeInfo#sectorSize()}). */
+    default int sectorSize() {
+        return info().sectorSize();
+    }
 
     /**
      * Whether the payload refuses writes: always for BitLocker, FileVault 2 and TrueCrypt/VeraCrypt

@@ -20,12 +20,18 @@ public interface VolumeInfo {
     /** The payload's cipher in dm-crypt's form, e.g. {@code aes-xts-plain64} or, for a TrueCrypt chain, {@code aes-twofish-xts-plain64}. */
     String cipherSpec();
 
-    /** The volume's UUID or GUID, or {@code ""} where the format has none. */
-    String uuid();
+    /** The volume's UUID or GUID, or {@code ""} where the format has none (the default). */
+    default String uuid() {
+        return "";
+    }
 
-    /** The volume's label or description, or {@code ""} where it has none. */
-    String label();
+    /** The volume's label or description, or {@code ""} where it has none (the default). */
+    default String label() {
+        return "";
+    }
 
-    /** What the header had that is unusual but not wrong, one line each; empty when nothing. */
-    List<String> warnings();
+    /** What the header had that is unusual but not wrong, one line each; empty when nothing (the default). */
+    default List<String> warnings() {
+        return List.of();
+    }
 }

@@ -152,12 +152,6 @@ public final class BitlkVolume implements Volume {
         return true;
     }
 
-    /** The payload's sector size in bytes. */
-    @Override
-    public int sectorSize() {
-        return info().sectorSize();
-    }
-
     @Override
     public BitlkInfo info() {
         return info;

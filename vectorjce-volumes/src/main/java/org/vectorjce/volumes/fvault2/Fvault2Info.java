@@ -51,17 +51,6 @@ public record Fvault2Info(String physicalVolumeUuid, String familyUuid, long log
         return familyUuid;
     }
 
-    /** {@code ""}: the header has no label. */
-    @Override
-    public String label() {
-        return "";
-    }
-
-    /** Empty: a header that opens is what it says. */
-    @Override
-    public java.util.List<String> warnings() {
-        return java.util.List.of();
-    }
 
 
     /** The volume key's size in bits: AES-XTS-128, two 128-bit keys. */

@@ -147,12 +147,6 @@ public final class Fvault2Volume implements Volume {
         return true;
     }
 
-    /** The payload's sector size in bytes. */
-    @Override
-    public int sectorSize() {
-        return info().sectorSize();
-    }
-
     @Override
     public Fvault2Info info() {
         return info;

@@ -44,23 +44,6 @@ public record TcryptInfo(boolean veracrypt, String headerKind, long headerOffset
         return chain + "-" + mode;
     }
 
-    /** {@code ""}: the header has no UUID. */
-    @Override
-    public String uuid() {
-        return "";
-    }
-
-    /** {@code ""}: the header has no label. */
-    @Override
-    public String label() {
-        return "";
-    }
-
-    /** Empty: a header that opens is what it says. */
-    @Override
-    public java.util.List<String> warnings() {
-        return java.util.List.of();
-    }
 
 
     /** {@code tcryptDump}'s text (cryptsetup 2.7+'s fields) for {@code device}. */

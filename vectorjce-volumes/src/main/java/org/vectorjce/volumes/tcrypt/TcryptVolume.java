@@ -109,12 +109,6 @@ public final class TcryptVolume implements Volume {
         return true;
     }
 
-    /** The payload's sector size in bytes. */
-    @Override
-    public int sectorSize() {
-        return info().sectorSize();
-    }
-
     @Override
     public TcryptInfo info() {
         return info;
