@@ -30,9 +30,11 @@ public interface Volume extends Closeable {
 
     /**
      * Whether the payload refuses writes: always for BitLocker, FileVault 2 and TrueCrypt/VeraCrypt
-     * here, for LUKS unless it was opened for writing.
+     * here (the default), for LUKS unless it was opened for writing.
      */
-    boolean readOnly();
+    default boolean readOnly() {
+        return true;
+    }
 
     /**
      * A new channel over the plaintext payload, at position 0. It writes only where
@@ -45,11 +47,13 @@ public interface Volume extends Closeable {
 
     /**
      * Makes every write made so far through this volume's payload channels durable: the image's
-     * {@code force(true)}. Does nothing for a volume opened read-only.
+     * {@code force(true)}. Does nothing for a volume opened read-only (the default, for the formats
+     * this library only reads).
      *
      * @throws IOException when the image cannot be synced
      */
-    void flush() throws IOException;
+    default void flush() throws IOException {
+    }
 
     /** A copy of the volume key: the caller wipes it. */
     byte[] volumeKey();

@@ -141,17 +141,6 @@ public final class BitlkVolume implements Volume {
     }
 
     /** The header's fields, the protectors, where the payload's parts lie. */
-    /** Nothing: the volume is read-only. */
-    @Override
-    public void flush() {
-    }
-
-    /** Always: this library reads this format only. */
-    @Override
-    public boolean readOnly() {
-        return true;
-    }
-
     @Override
     public BitlkInfo info() {
         return info;

@@ -136,17 +136,6 @@ public final class Fvault2Volume implements Volume {
     }
 
     /** The header's and metadata's fields. */
-    /** Nothing: the volume is read-only. */
-    @Override
-    public void flush() {
-    }
-
-    /** Always: this library reads this format only. */
-    @Override
-    public boolean readOnly() {
-        return true;
-    }
-
     @Override
     public Fvault2Info info() {
         return info;

@@ -71,7 +71,7 @@ public final class VolumeServer implements Closeable {
     static final int FLAG_FIXED_NEWSTYLE = 1, FLAG_NO_ZEROES = 2;
     static final int OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_INFO = 6, OPT_GO = 7, OPT_STRUCTURED_REPLY = 8;
     static final int REP_ACK = 1, REP_SERVER = 2, REP_INFO = 3;
-    static final int REP_ERR_UNSUP = 0x80000001, REP_ERR_POLICY = 0x80000002, REP_ERR_INVALID = 0x80000003,
+    static final int REP_ERR_UNSUP = 0x80000001, REP_ERR_INVALID = 0x80000003,
             REP_ERR_UNKNOWN = 0x80000006, REP_ERR_TOO_BIG = 0x80000009;
     static final int INFO_EXPORT = 0, INFO_NAME = 1, INFO_DESCRIPTION = 2, INFO_BLOCK_SIZE = 3;
     static final int TF_HAS_FLAGS = 1, TF_READ_ONLY = 2, TF_SEND_FLUSH = 4, TF_SEND_FUA = 8, TF_SEND_TRIM = 32,
@@ -79,7 +79,7 @@ public final class VolumeServer implements Closeable {
     static final int CMD_READ = 0, CMD_WRITE = 1, CMD_DISC = 2, CMD_FLUSH = 3, CMD_TRIM = 4, CMD_WRITE_ZEROES = 6;
     static final int CMD_FLAG_FUA = 1, CMD_FLAG_NO_HOLE = 2, CMD_FLAG_DF = 4;
     static final int REPLY_FLAG_DONE = 1, REPLY_TYPE_OFFSET_DATA = 1, REPLY_TYPE_ERROR = 0x8001;
-    static final int EPERM = 1, EIO = 5, EINVAL = 22, ENOSPC = 28, ESHUTDOWN = 108;
+    static final int EPERM = 1, EIO = 5, EINVAL = 22, ENOSPC = 28;
     /** How long {@link #close()} lets a connection finish a request whose data it is still sending. */
     static final int STOP_WAIT_SECONDS = 10;
     /** Longest option request read; more is a broken client. */

@@ -98,17 +98,6 @@ public final class TcryptVolume implements Volume {
     }
 
     /** The header's fields, the row and chain that opened it, and the payload's place. */
-    /** Nothing: the volume is read-only. */
-    @Override
-    public void flush() {
-    }
-
-    /** Always: this library reads this format only. */
-    @Override
-    public boolean readOnly() {
-        return true;
-    }
-
     @Override
     public TcryptInfo info() {
         return info;
