@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 . ./jdk25.sh
-jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
+jar=../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar
 [ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 for tool in cryptsetup argon2; do
   command -v $tool >/dev/null || { echo "$tool not found (Debian: cryptsetup-bin, argon2)" >&2; exit 2; }

@@ -15,7 +15,7 @@
 #      SHA-256 to its end and again compiled; and SectorCipher decrypting 128 MiB of aes-xts-plain64
 #      and of aes-cbc-elephant from its first call, per 4 MiB.
 # The images are cryptsetup's tests/bitlk-images.tar.xz (testvectors/bitlk-images), unpacked as
-# sparse files. Needs the jar and the test classes:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
+# sparse files. Needs the jar and the test classes:  ./mvnw -B -q package -DskipTests
 #
 #   bench/bitlk.sh [--rounds N]
 set -euo pipefail
@@ -29,8 +29,8 @@ while [ $# -gt 0 ]; do
 done
 . ./jdk25.sh
 java="$JAVA_HOME/bin/java"
-jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
-[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests" >&2; exit 2; }
+jar=../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar
+[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 tar -xJSf ../testvectors/bitlk-images/bitlk-images.tar.xz -C "$work"

@@ -11,7 +11,7 @@
 #      --add-modules jdk.incubator.vector): payload() beside the provider's SectorCipher on the same
 #      bytes read from the same file.
 # The image is cryptsetup's tests/fvault2-images.tar.xz (testvectors/fvault2-images), unpacked as a
-# sparse file. Needs the jar and the test classes:  ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests
+# sparse file. Needs the jar and the test classes:  ./mvnw -B -q package -DskipTests
 #
 #   bench/fvault2.sh [--rounds N]
 set -euo pipefail
@@ -25,8 +25,8 @@ while [ $# -gt 0 ]; do
 done
 . ./jdk25.sh
 java="$JAVA_HOME/bin/java"
-jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
-[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q -pl vectorjce,vectorjce-volumes package -DskipTests" >&2; exit 2; }
+jar=../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar
+[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 tar -xJSf ../testvectors/fvault2-images/fvault2-images.tar.xz -C "$work"

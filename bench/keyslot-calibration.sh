@@ -3,7 +3,7 @@
 # luksAddKey` on the same LUKS2 image, the same --iter-time, for argon2id and pbkdf2-sha256; then
 # how long each slot takes to unlock with either tool (fresh processes, alternating). Writes
 # bench/results/<date>-keyslot-calibration.txt. Needs cryptsetup and the jar
-# (./mvnw -B -q -pl vectorjce-volumes package -DskipTests).
+# (./mvnw -B -q package -DskipTests).
 #
 #   bench/keyslot-calibration.sh [--rounds N] [--iter-time MS]
 set -euo pipefail
@@ -17,8 +17,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 . ./jdk25.sh
-jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
-[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q -pl vectorjce-volumes package -DskipTests first" >&2; exit 2; }
+jar=../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar
+[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests first" >&2; exit 2; }
 command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
 java=("$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -jar "$jar")
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 . ./jdk25.sh
-jar=$PWD/../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
+jar=$PWD/../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar
 [ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 java=("$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector)
 volume=("${java[@]}" -jar "$jar")

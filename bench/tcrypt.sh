@@ -18,7 +18,7 @@
 #      serpent-twofish-aes) XTS volumes (TcryptPayloadBench in the module's test classes) beside
 #      their ciphers' XTS bare in series, one thread, one JVM per chain.
 # Needs cryptsetup (cryptsetup-bin), the jar and the test classes:
-#   ./mvnw -B -q -pl vectorjce-volumes package -DskipTests && ./mvnw -B -q -pl vectorjce-volumes test-compile
+#   ./mvnw -B -q package -DskipTests && ./mvnw -B -q -pl vectorjce-volumes test-compile
 #
 #   bench/tcrypt.sh [--rounds N] [--mib M]
 set -euo pipefail
@@ -33,9 +33,9 @@ while [ $# -gt 0 ]; do
 done
 . ./jdk25.sh
 java="$JAVA_HOME/bin/java"
-jar=../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar
+jar=../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar
 tests=../vectorjce-volumes/target/test-classes
-[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q -pl vectorjce-volumes package -DskipTests" >&2; exit 2; }
+[ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests" >&2; exit 2; }
 [ -f "$tests/org/vectorjce/volumes/tcrypt/TcryptPayloadBench.class" ] \
   || { echo "missing the test classes: run ./mvnw -B -q -pl vectorjce-volumes test-compile" >&2; exit 2; }
 command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 . ./jdk25.sh
-jar=${jar:-../vectorjce-volumes/target/vectorjce-volumes-0.1.0-SNAPSHOT-all.jar}
+jar=${jar:-../vectorjce-tool/target/vectorjce-tool-0.1.0-SNAPSHOT-volume.jar}
 [ -f "$jar" ] || { echo "missing $jar: run ./mvnw -B -q package -DskipTests at the root first" >&2; exit 2; }
 command -v cryptsetup >/dev/null || { echo "cryptsetup not found (Debian: cryptsetup-bin)" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

@@ -7,14 +7,12 @@
  * {@link org.vectorjce.volumes.luks.LuksVolume}, {@link org.vectorjce.volumes.tcrypt.TcryptVolume},
  * {@link org.vectorjce.volumes.bitlk.BitlkVolume}, {@link org.vectorjce.volumes.fvault2.Fvault2Volume},
  * the formatters and their information records, and the exceptions. The key derivation
- * ({@code kdf}), the shared channel and key helpers ({@code internal}) and the {@code volume}
- * command ({@code tool}) are not exported; the command's package is open to picocli, which reads
- * its annotated options by reflection.
+ * ({@code kdf}) and the shared channel and key helpers ({@code internal}) are not exported. The
+ * {@code volume} command is in vectorjce-tool.
  */
 module org.vectorjce.volumes {
     requires org.vectorjce;
     requires org.bouncycastle.provider;
-    requires info.picocli;
     requires java.management;
     // the FileVault 2 key bag's XML property lists (javax.xml.parsers, XXE-safe settings)
     requires java.xml;
@@ -29,6 +27,4 @@ module org.vectorjce.volumes {
     exports org.vectorjce.volumes.bitlk;
     exports org.vectorjce.volumes.fvault2;
     exports org.vectorjce.volumes.nbd;
-
-    opens org.vectorjce.volumes.tool to info.picocli;
 }

@@ -123,10 +123,10 @@ class KeySlotCrashTest {
             Luks1Format.luks1().keySize(256).iterations(1000).format(img, b(A));
         } else {
             Files.write(img, new byte[(16 << 20) + 4096]);
-            Luks2Format.luks2().keySize(256).keySlot(KeySlotTest.fast("pbkdf2")).format(img, b(A));
+            Luks2Format.luks2().keySize(256).keySlot(TestImages.fast("pbkdf2")).format(img, b(A));
         }
         try (LuksVolume v = LuksVolume.at(img).passphrase(b(A)).readWrite().open()) {
-            assertEquals(1, v.addKeySlot(b(B), KeySlotTest.fast("pbkdf2")));
+            assertEquals(1, v.addKeySlot(b(B), TestImages.fast("pbkdf2")));
         }
         return Files.readAllBytes(img);
     }
@@ -152,9 +152,9 @@ class KeySlotCrashTest {
         }
         String opener = op.equals("add") ? A : B;
         Op action = switch (op) {
-            case "add" -> v -> v.addKeySlot(b(C), KeySlotTest.fast("pbkdf2"));
+            case "add" -> v -> v.addKeySlot(b(C), TestImages.fast("pbkdf2"));
             case "remove" -> v -> v.removeKeySlot(v.keySlot().getAsInt());
-            default -> v -> v.changeKeySlot(v.keySlot().getAsInt(), b(C), KeySlotTest.fast("pbkdf2"));
+            default -> v -> v.changeKeySlot(v.keySlot().getAsInt(), b(C), TestImages.fast("pbkdf2"));
         };
         Set<Set<String>> seen = new LinkedHashSet<>();
         int k = 1;
@@ -182,7 +182,7 @@ class KeySlotCrashTest {
                 Path f = dir.resolve("state.img");
                 Files.write(f, img);
                 for (String p : List.of(A, B, C)) {
-                    int rc = KeySlotTest.cryptsetupTest(f, b(p), null);
+                    int rc = TestImages.cryptsetupTest(f, b(p), null);
                     assertEquals(opens.contains(p) ? 0 : 2, rc, "cryptsetup on " + p + " after a crash at write " + k);
                 }
             }
@@ -206,7 +206,7 @@ class KeySlotCrashTest {
         byte[] img = crashed.clone();
         int slot;
         try (LuksVolume v = LuksVolume.of(new Mem(img)).passphrase(b(A)).readWrite().open()) {
-            slot = v.addKeySlot(b("delta"), KeySlotTest.fast("pbkdf2"));
+            slot = v.addKeySlot(b("delta"), TestImages.fast("pbkdf2"));
         }
         String what = "after a crash at write " + k + (torn ? " (torn)" : "");
         try (LuksVolume v = LuksVolume.of(new Mem(img.clone())).passphrase(b("delta")).open()) {

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import org.vectorjce.volumes.luks.KeySlotOptions;
+import java.util.HexFormat;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.ByteBuffer;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -218,5 +222,40 @@ public final class TestImages {
             end++;
         }
         return new String(img, 4096, end - 4096, StandardCharsets.UTF_8);
+    }
+
+    public static KeySlotOptions fast(String pbkdf) throws VolumeException {
+        return KeySlotOptions.defaults().pbkdf(pbkdf).forceIterations(pbkdf.equals("pbkdf2") ? 1000 : 4)
+                .memoryKib(1024).parallel(1);
+    }
+
+    public static int cryptsetupTest(Path img, byte[] pass, Integer slot) throws Exception {
+        List<String> c = new ArrayList<>(List.of("cryptsetup", "open", "--test-passphrase", "--key-file", "-"));
+        if (slot != null) {
+            c.addAll(List.of("--key-slot", String.valueOf(slot)));
+        }
+        c.add(img.toString());
+        return TestImages.run(pass, c.toArray(String[]::new)).rc();
+    }
+
+    /** The hex after "MK dump:" (cryptsetup 2.6 luksDump --dump-volume-key), over its lines. */
+    public static byte[] dumpedKey(String dump) {
+        int i = dump.indexOf("MK dump:");
+        assertTrue(i >= 0, dump);
+        StringBuilder hex = new StringBuilder();
+        for (String line : dump.substring(i + "MK dump:".length()).split("\n")) {
+            String t = line.trim();
+            if (!t.matches("([0-9a-f]{2} ?)+")) {
+                break;
+            }
+            hex.append(t.replace(" ", ""));
+        }
+        return HexFormat.of().parseHex(hex);
+    }
+
+    public static byte[] first(SeekableByteChannel p) throws Exception {
+        ByteBuffer b = ByteBuffer.allocate(512);
+        p.position(0).read(b);
+        return b.array();
     }
 }

@@ -99,7 +99,7 @@ class VolumeServerTest {
         assertFalse(Files.exists(sock), "the socket is removed on close");
 
         // an XTS built on SunJCE's AES (JdkXts), with cryptsetup's volume key, decrypts what reached the image
-        byte[] vk = CryptsetupFormatTest.dumpedKey(TestImages.ok(null, "cryptsetup", "luksDump", "--dump-volume-key",
+        byte[] vk = TestImages.dumpedKey(TestImages.ok(null, "cryptsetup", "luksDump", "--dump-volume-key",
                 "--batch-mode", "--key-file", key.toString(), img.toString()).out());
         LuksInfoView h = LuksInfoView.of(img, key);
         assertEquals(512, h.sectorSize);

@@ -44,7 +44,7 @@ class VolumesTest {
         Luks1Format.luks1().keySize(256).iterations(1000).format(luks1, PW);
         luks2 = dir.resolve("l2.img");
         Files.write(luks2, new byte[(16 << 20) + 4096]);
-        Luks2Format.luks2().keySize(256).keySlot(KeySlotTest.fast("pbkdf2")).format(luks2, PW);
+        Luks2Format.luks2().keySize(256).keySlot(TestImages.fast("pbkdf2")).format(luks2, PW);
         random = dir.resolve("random.img");
         byte[] r = new byte[1 << 20];
         new Random(37).nextBytes(r);

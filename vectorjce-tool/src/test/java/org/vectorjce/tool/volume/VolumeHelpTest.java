@@ -1,0 +1,105 @@
+package org.vectorjce.tool.volume;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The {@code volume} command's help, version and command-line errors (picocli): every verb's
+ * {@code --help} exits 0 and lists each of its options and arguments; a wrong option, a missing
+ * argument or an unknown verb is one line on standard error and exit 1, with no stack trace.
+ */
+class VolumeHelpTest {
+    private static final List<String> KDF = List.of("--pbkdf", "--hash", "-h,", "--iter-time", "-i,",
+            "--pbkdf-memory", "--pbkdf-parallel", "--pbkdf-force-iterations");
+    private static final List<String> TCRYPT = List.of("--type", "TrueCrypt/VeraCrypt (with --type tcrypt):",
+            "--tcrypt-hidden", "--tcrypt-system", "--tcrypt-backup", "--veracrypt-pim", "--disable-veracrypt",
+            "--hash", "--cipher", "--header", "--key-file", "--key-slot", "--threads");
+
+    /** What each verb's help must name: its arguments and every option it reads. */
+    private static final Map<String, List<String>> OPTIONS = Map.of(
+            "info", concat(List.of("IMAGE", "--dump-volume-key", "--dump-master-key", "-q,", "--batch-mode"), TCRYPT),
+            "test", concat(List.of("IMAGE", "-v,", "--verbose"), TCRYPT),
+            "decrypt", concat(List.of("IMAGE", "OUT"), TCRYPT),
+            "encrypt", List.of("IN", "IMAGE", "--header", "--key-file", "-d,", "--key-slot", "-S,", "--threads"),
+            "format", concat(List.of("IMAGE", "--type", "-M,", "--cipher", "-c,", "--key-size", "-s,", "--sector-size",
+                    "--key-file", "-q,"), KDF),
+            "add-key", concat(List.of("IMAGE", "NEW_KEY_FILE", "--header", "--key-file", "--key-slot", "-v,"), KDF),
+            "remove-key", List.of("IMAGE", "--header", "--key-file", "--key-slot", "-q,", "-v,"),
+            "change-key", concat(List.of("IMAGE", "NEW_KEY_FILE", "--header", "--key-file", "--key-slot", "-v,"), KDF));
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"info", "test", "decrypt", "encrypt", "format", "add-key", "remove-key", "change-key"})
+    void everyVerbHasHelpListingItsOptions(String verb) {
+        VolumeMainAccess.Result r = VolumeMainAccess.run(null, verb, "--help");
+        assertEquals(0, r.rc(), r.err());
+        assertEquals("", r.err());
+        assertTrue(r.out().startsWith("Usage: volume " + verb), r.out());
+        for (String o : OPTIONS.get(verb)) {
+            assertTrue(r.out().contains(o), verb + " --help lacks " + o + ":\n" + r.out());
+        }
+        assertTrue(r.out().contains("--help") && r.out().contains("-?") && r.out().contains("Exit status:"), r.out());
+        assertEquals(r.out(), VolumeMainAccess.run(null, "help", verb).out(), "help " + verb);
+        assertEquals(r.out(), VolumeMainAccess.run(null, "volume", verb, "-?").out(), verb + " -?");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "-h", "help"})
+    void topLevelHelp(String arg) {
+        VolumeMainAccess.Result r = VolumeMainAccess.run(null, arg);
+        assertEquals(0, r.rc(), r.err());
+        for (String verb : OPTIONS.keySet()) {
+            assertTrue(r.out().contains("\n  " + verb), arg + " lacks " + verb + ":\n" + r.out());
+        }
+        assertTrue(r.out().contains("--type tcrypt") && r.out().contains("--version"), r.out());
+        assertEquals(r.out(), VolumeMainAccess.run(null, "volume", arg).out(), "with the verb 'volume' first");
+    }
+
+    @Test
+    void version() {
+        VolumeMainAccess.Result r = VolumeMainAccess.run(null, "--version");
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().matches("(?s)volume \\(VectorJCE volumes\\) \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\nJava .*"), r.out());
+        assertEquals(r.out(), VolumeMainAccess.run(null, "-V").out());
+    }
+
+    @Test
+    void commandLineErrorsAreOneLine() {
+        oneLine("Unknown option: '--frobnicate' (see 'volume info --help')", "info", "x.img", "--frobnicate");
+        oneLine("Missing required parameter: 'IMAGE' (see 'volume test --help')", "test");
+        oneLine("Missing required parameter: 'OUT' (see 'volume decrypt --help')", "decrypt", "x.img");
+        oneLine("Unknown command frobnicate (see 'volume --help')", "frobnicate");
+        oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key or help"
+                + " (see 'volume --help')");
+        oneLine("Unknown options: '--pbkdf', 'pbkdf2' (see 'volume remove-key --help')", "remove-key", "x.img", "--pbkdf",
+                "pbkdf2");
+        oneLine("Missing required parameter for option '--key-slot' (N) (see 'volume test --help')", "test", "x.img",
+                "--key-slot");
+        oneLine("Invalid value for option '--key-slot': 'x' is not an int (see 'volume test --help')", "test", "x.img",
+                "--key-slot", "x");
+        oneLine("--key-size 9000: a number from 8 to 4096", "format", "x.img", "--key-size", "9000");
+        oneLine("--threads 0: a number from 1 to 1024", "decrypt", "x.img", "out", "--threads", "0");
+        oneLine("--type frob: luks, luks1, luks2, tcrypt, bitlk or fvault2", "info", "x.img", "--type", "frob");
+        oneLine("--hash, --cipher, --tcrypt-* and --veracrypt-* need --type tcrypt (a LUKS header names its own"
+                + " cipher and hash)", "test", "x.img", "--hash", "sha512");
+        oneLine("--key-slot is LUKS's: a TrueCrypt/VeraCrypt volume has no key slots", "test", "--type", "tcrypt",
+                "x.img", "--key-slot", "0");
+    }
+
+    private static void oneLine(String expected, String... args) {
+        VolumeMainAccess.Result r = VolumeMainAccess.run(null, args);
+        assertEquals(1, r.rc(), String.join(" ", args) + ": " + r.err());
+        assertEquals(expected + "\n", r.err(), String.join(" ", args));
+        assertEquals("", r.out());
+    }
+}
