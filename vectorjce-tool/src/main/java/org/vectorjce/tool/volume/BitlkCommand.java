@@ -69,10 +69,6 @@ public final class BitlkCommand {
         if (o == null) {
             o = new Options();
         }
-        if (keyFiles.size() > 1) {
-            throw new UsageException("--key-file given " + keyFiles.size() + " times: a BitLocker volume takes one"
-                    + " startup key");
-        }
         VolumeMain.checkImage(image);
         if (verb.equals("info") && !dumpKey) {
             if (o.volumeKeyFile != null || !keyFiles.isEmpty()) {
@@ -91,8 +87,45 @@ public final class BitlkCommand {
         if (target != null) {
             VolumeMain.checkOut(target);
         }
+        try (BitlkVolume v = open(image, o, keyFiles, !verb.equals("info"))) {
+            switch (verb) {
+                case "test" -> {
+                    return Exits.OK;
+                }
+                case "decrypt" -> {
+                    return copy(v.payload(), target);
+                }
+                default -> {
+                    byte[] k = v.volumeKey();
+                    try {
+                        out.print(v.info().dumpWithKey(image.toString(), k));
+                    } finally {
+                        Arrays.fill(k, (byte) 0);
+                    }
+                    return Exits.OK;
+                }
+            }
+        }
+    }
+
+    /**
+     * Unlocks {@code image} with the secret the options name: {@code --volume-key-file}, else the
+     * startup key file ({@code --key-file}), else the passphrase or recovery password from standard
+     * input or a prompt. {@code activate}: refuse, before any secret is read, a volume whose
+     * payload cannot be reached (as cryptsetup's activation check).
+     */
+    BitlkVolume open(Path image, Options o, List<Path> keyFiles, boolean activate)
+            throws IOException, VolumeException, UsageException {
+        if (o == null) {
+            o = new Options();
+        }
+        if (keyFiles.size() > 1) {
+            throw new UsageException("--key-file given " + keyFiles.size() + " times: a BitLocker volume takes one"
+                    + " startup key");
+        }
+        VolumeMain.checkImage(image);
         // refused before any secret is read or stretched, as cryptsetup's _activate_check
-        if (!verb.equals("info")) {
+        if (activate) {
             BitlkInfo info = BitlkVolume.info(image);
             if (info.activationProblem() != null) {
                 throw new VolumeException(info.activationProblem());
@@ -119,25 +152,7 @@ public final class BitlkCommand {
                 Arrays.fill(pw, (byte) 0);
             }
         }
-        try (BitlkVolume v = b.open()) {
-            switch (verb) {
-                case "test" -> {
-                    return Exits.OK;
-                }
-                case "decrypt" -> {
-                    return copy(v.payload(), target);
-                }
-                default -> {
-                    byte[] k = v.volumeKey();
-                    try {
-                        out.print(v.info().dumpWithKey(image.toString(), k));
-                    } finally {
-                        Arrays.fill(k, (byte) 0);
-                    }
-                    return Exits.OK;
-                }
-            }
-        }
+        return b.open();
     }
 
     /**

@@ -69,9 +69,38 @@ public final class Fvault2Command {
         if (target != null) {
             VolumeMain.checkOut(target);
         }
+        try (Fvault2Volume v = open(image, volumeKeyFile, passphrase, verb.equals("decrypt"))) {
+            switch (verb) {
+                case "test" -> {
+                    return Exits.OK;
+                }
+                case "decrypt" -> {
+                    return BitlkCommand.copy(v.payload(), target);
+                }
+                default -> {
+                    byte[] k = v.volumeKey();
+                    try {
+                        out.print(v.info().dumpWithKey(image.toString(), k));
+                    } finally {
+                        Arrays.fill(k, (byte) 0);
+                    }
+                    return Exits.OK;
+                }
+            }
+        }
+    }
+
+    /**
+     * Unlocks {@code image} with {@code --volume-key-file}'s key, else the passphrase;
+     * {@code activate}: refuse, before the passphrase is read, a volume whose payload cannot be
+     * reached.
+     */
+    Fvault2Volume open(Path image, Path volumeKeyFile, Secret passphrase, boolean activate)
+            throws IOException, VolumeException, UsageException {
+        VolumeMain.checkImage(image);
         // refused before the passphrase is read or derived
         Fvault2Info info = Fvault2Volume.info(image);
-        if (verb.equals("decrypt") && info.activationProblem() != null) {
+        if (activate && info.activationProblem() != null) {
             throw new VolumeException(info.activationProblem());
         }
         Fvault2Volume.Builder b = Fvault2Volume.at(image);
@@ -91,25 +120,7 @@ public final class Fvault2Command {
                 Arrays.fill(pw, (byte) 0);
             }
         }
-        try (Fvault2Volume v = b.open()) {
-            switch (verb) {
-                case "test" -> {
-                    return Exits.OK;
-                }
-                case "decrypt" -> {
-                    return BitlkCommand.copy(v.payload(), target);
-                }
-                default -> {
-                    byte[] k = v.volumeKey();
-                    try {
-                        out.print(v.info().dumpWithKey(image.toString(), k));
-                    } finally {
-                        Arrays.fill(k, (byte) 0);
-                    }
-                    return Exits.OK;
-                }
-            }
-        }
+        return b.open();
     }
 
     /**

@@ -101,19 +101,7 @@ public final class TcryptCommand {
      */
     public int execute(String verb, Path image, Path target, Options o, List<Path> keyFiles, Path header,
             Integer threads, boolean dumpKey, boolean quiet) throws IOException, VolumeException, UsageException {
-        if (o == null) {
-            o = new Options();
-        }
-        if (o.hidden && o.system) {
-            throw new UsageException("--tcrypt-hidden and --tcrypt-system cannot be combined");
-        }
-        if (o.pim != null && o.pim <= 0) {
-            throw new UsageException("Invalid PIM value: " + o.pim + " (1 or more)");
-        }
-        if (threads != null && threads < 1) {
-            throw new UsageException("--threads " + threads + ": 1 or more");
-        }
-        VolumeMain.checkImage(image);
+        check(image, o, threads);
         if (dumpKey && !quiet) {
             if (console == null || System.console() != console) {
                 throw new UsageException("--dump-volume-key needs confirmation on a terminal, or -q");
@@ -129,30 +117,13 @@ public final class TcryptCommand {
         if (target != null) {
             VolumeMain.checkOut(target);
         }
-        TcryptVolume.Builder b = TcryptVolume.at(image).hash(o.hash).cipher(o.cipher).pim(o.pim == null ? 0 : o.pim)
-                .hidden(o.hidden).system(o.system).backupHeader(o.backup).veracrypt(!o.disableVeracrypt);
-        if (header != null) {
-            b.header(header);
-        }
-        if (threads != null) {
-            b.threads(threads);
-        }
-        for (Path k : keyFiles) {
-            b.keyFile(k);
-        }
-        byte[] pw = Passphrase.read(stdin, console, MAX_PASSWORD_LINE);
-        try {
-            b.passphrase(pw);
-        } finally {
-            Arrays.fill(pw, (byte) 0);
-        }
-        try (TcryptVolume v = b.open()) {
+        try (TcryptVolume v = open(image, o, keyFiles, header, threads)) {
             switch (verb) {
                 case "test" -> {
                     return Exits.OK;
                 }
                 case "decrypt" -> {
-                    return decrypt(v, target);
+                    return BitlkCommand.copy(v.payload(), target);
                 }
                 default -> {
                     if (dumpKey) {
@@ -171,27 +142,47 @@ public final class TcryptCommand {
         }
     }
 
-    private static int decrypt(TcryptVolume v, Path target) throws IOException, VolumeException {
-        SeekableByteChannel plain = v.payload();
-        boolean done = false;
-        try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-            try {
-                while (plain.read(buf.clear()) > 0) {
-                    buf.flip();
-                    while (buf.hasRemaining()) {
-                        o.write(buf);
-                    }
-                }
-            } finally {
-                Arrays.fill(buf.array(), (byte) 0);
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(target);
-            }
+    /** The options' own checks, and the image's, before any secret is read. */
+    private static void check(Path image, Options o, Integer threads) throws NoSuchFileException, UsageException {
+        if (o != null && o.hidden && o.system) {
+            throw new UsageException("--tcrypt-hidden and --tcrypt-system cannot be combined");
         }
-        return Exits.OK;
+        if (o != null && o.pim != null && o.pim <= 0) {
+            throw new UsageException("Invalid PIM value: " + o.pim + " (1 or more)");
+        }
+        if (threads != null && threads < 1) {
+            throw new UsageException("--threads " + threads + ": 1 or more");
+        }
+        VolumeMain.checkImage(image);
+    }
+
+    /**
+     * Unlocks {@code image} with the options ({@code o}: the tcrypt group, null when none was given)
+     * and the password from standard input or a prompt.
+     */
+    TcryptVolume open(Path image, Options o, List<Path> keyFiles, Path header, Integer threads)
+            throws IOException, VolumeException, UsageException {
+        check(image, o, threads);
+        if (o == null) {
+            o = new Options();
+        }
+        TcryptVolume.Builder b = TcryptVolume.at(image).hash(o.hash).cipher(o.cipher).pim(o.pim == null ? 0 : o.pim)
+                .hidden(o.hidden).system(o.system).backupHeader(o.backup).veracrypt(!o.disableVeracrypt);
+        if (header != null) {
+            b.header(header);
+        }
+        if (threads != null) {
+            b.threads(threads);
+        }
+        for (Path k : keyFiles) {
+            b.keyFile(k);
+        }
+        byte[] pw = Passphrase.read(stdin, console, MAX_PASSWORD_LINE);
+        try {
+            b.passphrase(pw);
+        } finally {
+            Arrays.fill(pw, (byte) 0);
+        }
+        return b.open();
     }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.LuksInfo;
@@ -89,6 +90,8 @@ public final class VolumeMain implements Callable<Integer> {
     private final PrintStream out, err;
     private final Console console;
     private final BooleanSupplier terminal;
+    /** Whether SIGINT and SIGTERM stop {@code serve} (the process's own command line only, from {@link #main}). */
+    private boolean signals;
 
     @Spec
     CommandSpec spec;
@@ -129,7 +132,9 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        int rc = run(System.in, System.out, System.err, System.console(), args);
+        VolumeMain m = new VolumeMain(System.in, System.out, System.err, System.console());
+        m.signals = true;
+        int rc = m.run(args);
         System.out.flush();
         System.exit(rc);
     }
@@ -148,7 +153,7 @@ public final class VolumeMain implements Callable<Integer> {
      */
     private List<Object> verbs(String first) {
         List<Object> all = new ArrayList<>(List.of(new Info(), new Test(), new Decrypt(), new Encrypt(), new Format(),
-                new AddKey(), new RemoveKey(), new ChangeKey()));
+                new AddKey(), new RemoveKey(), new ChangeKey(), new Serve()));
         for (Object verb : all) {
             Command c = verb.getClass().getAnnotation(Command.class);
             if (c.name().equals(first) || Arrays.asList(c.aliases()).contains(first)) {
@@ -193,7 +198,7 @@ public final class VolumeMain implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key or help");
+                "No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve or help");
     }
 
     /** {@code volume --version}: the module's version (a filtered resource) and the JVM it runs on. */
@@ -348,6 +353,32 @@ public final class VolumeMain implements Callable<Integer> {
 
         BitlkCommand bk() {
             return new BitlkCommand(stdin, out, err, console);
+        }
+
+        /**
+         * Unlocks {@code image} as the options say, whatever its format: the one place a verb that
+         * works on the {@link Volume} itself ({@code serve}, {@code mount}) turns the command line
+         * into one. {@code write}: open a LUKS volume for writing (the other formats are read-only).
+         */
+        Volume unlock(String verb, Path image, boolean write) throws Exception {
+            if (bitlk(image)) {
+                return bk().open(image, bitlk, keyFiles, true);
+            }
+            if (fvault2()) {
+                Path kf = keyFile();
+                return new Fvault2Command(out, console).open(image, bitlk == null ? null : bitlk.volumeKeyFile,
+                        () -> kf != null ? keyFileBytes(kf) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE),
+                        true);
+            }
+            if (tcrypt()) {
+                return tc().open(image, tcrypt, keyFiles, header, threads);
+            }
+            luks(verb, image);
+            try {
+                return open(image, header, keyFile(), keySlot, write);
+            } catch (CorruptHeaderException e) {
+                throw luksFailure(e, image);
+            }
         }
 
         /** Whether the verb runs as {@code --type fvault2} (after {@link #bitlk}, and checking the options it takes). */
@@ -534,6 +565,38 @@ public final class VolumeMain implements Callable<Integer> {
             } catch (CorruptHeaderException e) {
                 throw luksFailure(e, image);
             }
+        }
+    }
+
+    @Command(name = "serve", sortOptions = false, description = {"Serves the plaintext of IMAGE over NBD (the "
+            + "Network Block Device protocol) until SIGINT or SIGTERM, for nbdinfo, nbdcopy, nbdfuse, qemu-img, "
+            + "qemu-nbd's clients, fio or the Linux nbd driver: read-write for LUKS (unless --read-only), read-only for "
+            + "TrueCrypt/VeraCrypt, BitLocker and FileVault 2 (writes answered EPERM). It prints the URI to connect "
+            + "to on standard output. The volume is unlocked as test unlocks it.",
+            "", "On SIGINT or SIGTERM it finishes the requests in flight, flushes the image, closes the volume "
+            + "(its key wiped), removes the socket and exits 0. A second serve of the same image is refused "
+            + "while one serves it for writing (an advisory lock on IMAGE)."})
+    final class Serve extends Typed {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume.")
+        Path image;
+        @Option(names = "--socket", paramLabel = "PATH", description = "Listen on this Unix socket (it must not "
+                + "exist; made 0600). Default: $XDG_RUNTIME_DIR/volume-NAME.sock, or NAME.sock in a new 0700 "
+                + "folder under the temporary directory; NAME is IMAGE's file name.")
+        Path socket;
+        @Option(names = "--tcp", paramLabel = "[HOST:]PORT", description = "Listen on TCP instead: on the loopback "
+                + "address unless HOST names another (then a warning: the export is reachable from the network, "
+                + "with no authentication).")
+        String tcp;
+        @Option(names = {"--read-only", "-r"}, description = "Refuse writes (EPERM) even where the format takes them.")
+        boolean readOnly;
+        @Option(names = "--export-name", paramLabel = "NAME", description = "The export's name (default: the "
+                + "empty name, which a client naming none gets).")
+        String exportName;
+
+        @Override
+        public Integer call() throws Exception {
+            return new ServeCommand(out, err, signals).serve(image, socket, tcp, readOnly, exportName,
+                    write -> unlock("serve", image, write));
         }
     }
 

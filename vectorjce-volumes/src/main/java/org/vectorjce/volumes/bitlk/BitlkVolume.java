@@ -88,7 +88,8 @@ public final class BitlkVolume implements Volume {
     private final byte[] fvek;
     private final String opener;
     private final Provider provider;
-    private BitlkPayload payload;
+    /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
+    private final java.util.List<BitlkPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private BitlkVolume(SeekableByteChannel image, boolean ownsImage, FveMetadata meta, BitlkInfo info, byte[] fvek,
@@ -184,9 +185,6 @@ public final class BitlkVolume implements Volume {
         if (!(provider instanceof VectorJceProvider vp)) {
             throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");
         }
-        if (payload != null) {
-            payload.close();
-        }
         SectorCipher c;
         try {
             c = SectorCipher.of(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, vp);
@@ -194,8 +192,10 @@ public final class BitlkVolume implements Volume {
             throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
                     + fvek.length + "-byte volume key: " + e.getMessage());
         }
-        payload = new BitlkPayload(image, info.payloadSize(), info.sectorSize(), c, meta.zeroAreas(),
+        BitlkPayload payload = new BitlkPayload(image, info.payloadSize(), info.sectorSize(), c, meta.zeroAreas(),
                 meta.volumeHeaderOffset, meta.volumeHeaderSize);
+        payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
+        payloads.add(payload);
         return payload;
     }
 
@@ -212,9 +212,10 @@ public final class BitlkVolume implements Volume {
                 Arrays.fill(v.clearKey, (byte) 0);   // stored unprotected on the disk, still key material here
             }
         }
-        if (payload != null) {
-            payload.close();
+        for (BitlkPayload p : payloads) {
+            p.close();
         }
+        payloads.clear();
         if (ownsImage) {
             image.close();
         }

@@ -77,7 +77,8 @@ public final class Fvault2Volume implements Volume {
     private final byte[] key;
     private final String opener;
     private final Provider provider;
-    private Fvault2Payload payload;
+    /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
+    private final java.util.List<Fvault2Payload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private Fvault2Volume(SeekableByteChannel image, boolean ownsImage, Fvault2Info info, byte[] key, String opener,
@@ -175,9 +176,6 @@ public final class Fvault2Volume implements Volume {
         if (!(provider instanceof VectorJceProvider vp)) {
             throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");
         }
-        if (payload != null) {
-            payload.close();
-        }
         SectorCipher c;
         try {
             c = SectorCipher.of(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, vp);
@@ -185,7 +183,9 @@ public final class Fvault2Volume implements Volume {
             throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
                     + key.length + "-byte volume key: " + e.getMessage());
         }
-        payload = new Fvault2Payload(image, info.logicalVolumeOffset(), info.logicalVolumeSize(), c);
+        Fvault2Payload payload = new Fvault2Payload(image, info.logicalVolumeOffset(), info.logicalVolumeSize(), c);
+        payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
+        payloads.add(payload);
         return payload;
     }
 
@@ -197,9 +197,10 @@ public final class Fvault2Volume implements Volume {
         }
         closed = true;
         Arrays.fill(key, (byte) 0);
-        if (payload != null) {
-            payload.close();
+        for (Fvault2Payload p : payloads) {
+            p.close();
         }
+        payloads.clear();
         if (ownsImage) {
             image.close();
         }

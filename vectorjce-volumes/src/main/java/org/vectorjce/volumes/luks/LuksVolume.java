@@ -55,7 +55,8 @@ public final class LuksVolume implements Volume {
     private Layout layout;
     private final byte[] volumeKey;
     private final int keySlot;
-    private final List<PayloadChannel> payloads = new ArrayList<>();
+    /** Every payload channel handed out (payload() may be called from several threads), closed with the volume. */
+    private final List<PayloadChannel> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Settings settings;
     private boolean open = true;
 
@@ -142,6 +143,7 @@ public final class LuksVolume implements Volume {
         ensureOpen();
         PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher().using(settings.provider()), volumeKey, layout.payloadOffset(),
                 layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
+        payloads.removeIf(p -> !p.isOpen());   // those closed by their readers
         payloads.add(c);
         return c;
     }

@@ -788,7 +788,9 @@ public final class VolumeServer implements Closeable {
                 }
                 uri = "nbd+unix:///" + exportName + "?socket=" + unixSocket.toAbsolutePath();
             } else {
-                s = ServerSocketChannel.open();
+                // the address's own family: an IPv4 address stays IPv4 (the default socket is IPv6, dual-stack)
+                s = ServerSocketChannel.open(tcp.getAddress() instanceof java.net.Inet4Address
+                        ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6);
                 try {
                     s.bind(tcp);
                 } catch (IOException | RuntimeException e) {

@@ -74,7 +74,8 @@ public final class TcryptVolume implements Volume {
     private final Chain chain;
     private final byte[] keyArea;
     private final Provider provider;
-    private TcryptPayload payload;
+    /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
+    private final java.util.List<TcryptPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea,
@@ -123,11 +124,10 @@ public final class TcryptVolume implements Volume {
     @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
         ensureOpen();
-        if (payload != null) {
-            payload.close();
-        }
-        payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
+        TcryptPayload payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
                 provider);
+        payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
+        payloads.add(payload);
         return payload;
     }
 
@@ -139,9 +139,10 @@ public final class TcryptVolume implements Volume {
         }
         closed = true;
         Arrays.fill(keyArea, (byte) 0);
-        if (payload != null) {
-            payload.close();
+        for (TcryptPayload p : payloads) {
+            p.close();
         }
+        payloads.clear();
         if (ownsImage) {
             image.close();
         }
