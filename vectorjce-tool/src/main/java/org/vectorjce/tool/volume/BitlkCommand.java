@@ -7,9 +7,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.ZoneId;
@@ -60,17 +58,14 @@ public final class BitlkCommand {
         this.console = console;
     }
 
-    /**
-     * Runs {@code verb} ({@code info}, {@code test} or {@code decrypt}) on {@code image}
-     * ({@code target}: decrypt's OUT) once the command line is parsed.
-     */
-    public int execute(String verb, Path image, Path target, Options o, List<Path> keyFiles, boolean dumpKey,
-            boolean quiet) throws IOException, VolumeException, UsageException {
+    /** {@code info} of {@code image} once the command line is parsed. */
+    int info(Path image, Options o, List<Path> keyFiles, boolean dumpKey, boolean quiet)
+            throws IOException, VolumeException, UsageException {
         if (o == null) {
             o = new Options();
         }
         VolumeMain.checkImage(image);
-        if (verb.equals("info") && !dumpKey) {
+        if (!dumpKey) {
             if (o.volumeKeyFile != null || !keyFiles.isEmpty()) {
                 throw new UsageException("info --type bitlk reads no secret unless --dump-volume-key");
             }
@@ -81,30 +76,17 @@ public final class BitlkCommand {
             out.print(info.dump(image.toString(), ZoneId.systemDefault()));
             return Exits.OK;
         }
-        if (dumpKey && !quiet) {
+        if (!quiet) {
             confirmKeyDump(console);
         }
-        if (target != null) {
-            VolumeMain.checkOut(target);
-        }
-        try (BitlkVolume v = open(image, o, keyFiles, !verb.equals("info"))) {
-            switch (verb) {
-                case "test" -> {
-                    return Exits.OK;
-                }
-                case "decrypt" -> {
-                    return copy(v.payload(), target);
-                }
-                default -> {
-                    byte[] k = v.volumeKey();
-                    try {
-                        out.print(v.info().dumpWithKey(image.toString(), k));
-                    } finally {
-                        Arrays.fill(k, (byte) 0);
-                    }
-                    return Exits.OK;
-                }
+        try (BitlkVolume v = open(image, o, keyFiles, false)) {
+            byte[] k = v.volumeKey();
+            try {
+                out.print(v.info().dumpWithKey(image.toString(), k));
+            } finally {
+                Arrays.fill(k, (byte) 0);
             }
+            return Exits.OK;
         }
     }
 
@@ -218,29 +200,5 @@ public final class BitlkCommand {
         } catch (IOException | VolumeException | RuntimeException e) {
             return false;
         }
-    }
-
-    /** Writes all of {@code plain} into the new file {@code target}, which is removed again on failure. */
-    static int copy(SeekableByteChannel plain, Path target) throws IOException {
-        boolean done = false;
-        try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer buf = ByteBuffer.allocate(4 << 20);
-            try {
-                while (plain.read(buf.clear()) > 0) {
-                    buf.flip();
-                    while (buf.hasRemaining()) {
-                        o.write(buf);
-                    }
-                }
-            } finally {
-                Arrays.fill(buf.array(), (byte) 0);
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(target);
-            }
-        }
-        return Exits.OK;
     }
 }

@@ -5,9 +5,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -48,45 +45,31 @@ public final class Fvault2Command {
     }
 
     /**
-     * Runs {@code verb} ({@code info}, {@code test} or {@code decrypt}) on {@code image}
-     * ({@code target}: decrypt's OUT) once the command line is parsed; {@code passphrase} is read
-     * only when a secret is needed and no {@code volumeKeyFile} is given ({@code keyFile}: whether
+     * {@code info} of {@code image} once the command line is parsed; {@code passphrase} is read
+     * only with {@code --dump-volume-key} and no {@code volumeKeyFile} ({@code keyFile}: whether
      * {@code --key-file} was given, which {@code info} refuses without {@code --dump-volume-key}).
      */
-    public int execute(String verb, Path image, Path target, Path volumeKeyFile, boolean keyFile, Secret passphrase,
-            boolean dumpKey, boolean quiet) throws IOException, VolumeException, UsageException {
+    int info(Path image, Path volumeKeyFile, boolean keyFile, Secret passphrase, boolean dumpKey, boolean quiet)
+            throws IOException, VolumeException, UsageException {
         VolumeMain.checkImage(image);
-        if (verb.equals("info") && !dumpKey) {
+        if (!dumpKey) {
             if (volumeKeyFile != null || keyFile) {
                 throw new UsageException("info --type fvault2 reads no secret unless --dump-volume-key");
             }
             out.print(Fvault2Volume.info(image).dump(image.toString()));
             return Exits.OK;
         }
-        if (dumpKey && !quiet) {
+        if (!quiet) {
             BitlkCommand.confirmKeyDump(console);
         }
-        if (target != null) {
-            VolumeMain.checkOut(target);
-        }
-        try (Fvault2Volume v = open(image, volumeKeyFile, passphrase, verb.equals("decrypt"))) {
-            switch (verb) {
-                case "test" -> {
-                    return Exits.OK;
-                }
-                case "decrypt" -> {
-                    return BitlkCommand.copy(v.payload(), target);
-                }
-                default -> {
-                    byte[] k = v.volumeKey();
-                    try {
-                        out.print(v.info().dumpWithKey(image.toString(), k));
-                    } finally {
-                        Arrays.fill(k, (byte) 0);
-                    }
-                    return Exits.OK;
-                }
+        try (Fvault2Volume v = open(image, volumeKeyFile, passphrase, false)) {
+            byte[] k = v.volumeKey();
+            try {
+                out.print(v.info().dumpWithKey(image.toString(), k));
+            } finally {
+                Arrays.fill(k, (byte) 0);
             }
+            return Exits.OK;
         }
     }
 

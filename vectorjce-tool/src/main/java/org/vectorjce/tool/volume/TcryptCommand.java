@@ -4,14 +4,8 @@ import java.io.Console;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
@@ -33,7 +27,7 @@ import picocli.CommandLine.Option;
  *
  * {@link VolumeMain} parses the command line (picocli: the options
  * below are a group of their own in {@code info}'s, {@code test}'s and {@code decrypt}'s help) and
- * calls {@link #execute}. The password is the first line of standard input when it is not a
+ * calls {@link #info}, or {@link #open} for the verbs that read the payload. The password is the first line of standard input when it is not a
  * terminal, else a prompt without echo; {@code --key-file} (repeatable, {@code -d}) adds a
  * TrueCrypt keyfile, as in cryptsetup's {@code tcryptOpen}, or a folder's keyfiles, as in
  * VeraCrypt (its regular files whose names do not start with a dot), and does not replace the
@@ -95,12 +89,11 @@ public final class TcryptCommand {
     }
 
     /**
-     * Runs {@code verb} ({@code info}, {@code test} or {@code decrypt}) on {@code image} ({@code target}:
-     * decrypt's OUT), once the command line is parsed: {@code o} holds the tcrypt options (null when
-     * none was given), the others the options the verbs share with LUKS.
+     * {@code info} of {@code image} once the command line is parsed: {@code o} holds the tcrypt
+     * options (null when none was given), the others the options the verbs share with LUKS.
      */
-    public int execute(String verb, Path image, Path target, Options o, List<Path> keyFiles, Path header,
-            Integer threads, boolean dumpKey, boolean quiet) throws IOException, VolumeException, UsageException {
+    int info(Path image, Options o, List<Path> keyFiles, Path header, Integer threads, boolean dumpKey,
+            boolean quiet) throws IOException, VolumeException, UsageException {
         check(image, o, threads);
         if (dumpKey && !quiet) {
             if (console == null || System.console() != console) {
@@ -114,31 +107,18 @@ public final class TcryptCommand {
                 throw new UsageException("Operation aborted.");
             }
         }
-        if (target != null) {
-            VolumeMain.checkOut(target);
-        }
         try (TcryptVolume v = open(image, o, keyFiles, header, threads)) {
-            switch (verb) {
-                case "test" -> {
-                    return Exits.OK;
+            if (dumpKey) {
+                byte[] k = v.volumeKey();
+                try {
+                    out.print(v.info().dumpWithKey(image.getFileName().toString(), k));
+                } finally {
+                    Arrays.fill(k, (byte) 0);
                 }
-                case "decrypt" -> {
-                    return BitlkCommand.copy(v.payload(), target);
-                }
-                default -> {
-                    if (dumpKey) {
-                        byte[] k = v.volumeKey();
-                        try {
-                            out.print(v.info().dumpWithKey(image.getFileName().toString(), k));
-                        } finally {
-                            Arrays.fill(k, (byte) 0);
-                        }
-                    } else {
-                        out.print(v.info().dump(image.getFileName().toString()));
-                    }
-                    return Exits.OK;
-                }
+            } else {
+                out.print(v.info().dump(image.getFileName().toString()));
             }
+            return Exits.OK;
         }
     }
 

@@ -365,10 +365,8 @@ public final class VolumeMain implements Callable<Integer> {
                 return bk().open(image, bitlk, keyFiles, true);
             }
             if (fvault2()) {
-                Path kf = keyFile();
                 return new Fvault2Command(out, console).open(image, bitlk == null ? null : bitlk.volumeKeyFile,
-                        () -> kf != null ? keyFileBytes(kf) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE),
-                        true);
+                        fvPassphrase(), true);
             }
             if (tcrypt()) {
                 return tc().open(image, tcrypt, keyFiles, header, threads);
@@ -397,13 +395,10 @@ public final class VolumeMain implements Callable<Integer> {
             return true;
         }
 
-        /** Runs {@code verb} as {@code --type fvault2}; the passphrase as the LUKS verbs read it. */
-        int fv(String verb, Path image, Path target, boolean dumpKey, boolean quiet) throws Exception {
+        /** The FileVault 2 passphrase, as the LUKS verbs read it: the key file's bytes, else standard input or a prompt. */
+        Fvault2Command.Secret fvPassphrase() {
             Path kf = keyFile();
-            return new Fvault2Command(out, console).execute(verb, image, target,
-                    bitlk == null ? null : bitlk.volumeKeyFile, kf != null,
-                    () -> kf != null ? keyFileBytes(kf) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE),
-                    dumpKey, quiet);
+            return () -> kf != null ? keyFileBytes(kf) : Passphrase.read(stdin, console, LuksVolume.MAX_KEY_FILE);
         }
 
         /** Runs the verb as {@code --type tcrypt}, or checks the options for LUKS and returns false. */
@@ -489,13 +484,14 @@ public final class VolumeMain implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             if (bitlk(image)) {
-                return bk().execute("info", image, null, bitlk, keyFiles, dumpKey, quiet);
+                return bk().info(image, bitlk, keyFiles, dumpKey, quiet);
             }
             if (fvault2()) {
-                return fv("info", image, null, dumpKey, quiet);
+                return new Fvault2Command(out, console).info(image, bitlk == null ? null : bitlk.volumeKeyFile,
+                        keyFile() != null, fvPassphrase(), dumpKey, quiet);
             }
             if (tcrypt()) {
-                return tc().execute("info", image, null, tcrypt, keyFiles, header, threads, dumpKey, quiet);
+                return tc().info(image, tcrypt, keyFiles, header, threads, dumpKey, quiet);
             }
             luks("info", image);
             try {
@@ -516,23 +512,11 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (bitlk(image)) {
-                return bk().execute("test", image, null, bitlk, keyFiles, false, false);
-            }
-            if (fvault2()) {
-                return fv("test", image, null, false, false);
-            }
-            if (tcrypt()) {
-                return tc().execute("test", image, null, tcrypt, keyFiles, header, threads, false, false);
-            }
-            luks("test", image);
-            try (LuksVolume v = open(image, header, keyFile(), keySlot)) {
-                if (verbose && v.keySlot().isPresent()) {
+            try (Volume v = unlock("test", image, false)) {
+                if (verbose && v instanceof LuksVolume l && l.keySlot().isPresent()) {
                     // as cryptsetup -v: silent on success unless asked
-                    out.println("Key slot " + v.keySlot().getAsInt() + " unlocked.");
+                    out.println("Key slot " + l.keySlot().getAsInt() + " unlocked.");
                 }
-            } catch (CorruptHeaderException e) {
-                throw luksFailure(e, image);
             }
             return Exits.OK;
         }
@@ -548,22 +532,11 @@ public final class VolumeMain implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (bitlk(image)) {
-                return bk().execute("decrypt", image, target, bitlk, keyFiles, false, false);
-            }
-            if (fvault2()) {
-                return fv("decrypt", image, target, false, false);
-            }
-            if (tcrypt()) {
-                return tc().execute("decrypt", image, target, tcrypt, keyFiles, header, threads, false, false);
-            }
             range(threads, "--threads", 1, 1024);
             checkOut(target);
-            luks("decrypt", image);
-            try {
-                return decrypt(image, target, header, keyFile(), keySlot, threads == null ? processors() : threads);
-            } catch (CorruptHeaderException e) {
-                throw luksFailure(e, image);
+            try (Volume v = unlock("decrypt", image, false)) {
+                // --type tcrypt's --threads are its header trials; the copy takes the processors
+                return decrypt(v, target, threads != null && v instanceof LuksVolume ? threads : processors());
             }
         }
     }
@@ -1088,35 +1061,36 @@ public final class VolumeMain implements Callable<Integer> {
      * channel of its own (its own cipher) over 4 MiB chunks, written at their offsets; a progress
      * bar on stderr when it is a terminal. On any failure the partial file is removed.
      */
-    private int decrypt(Path image, Path target, Path header, Path keyFile, Integer keySlot, int threads)
-            throws IOException, VolumeException, UsageException {
-        checkOut(target);
-        try (LuksVolume v = open(image, header, keyFile, keySlot)) {
-            long size = v.payloadSize();
-            boolean done = false;
-            try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                chunks(v, size, threads, "volume-decrypt", (plain, at, buf) -> {
-                    plain.position(at);
-                    while (buf.hasRemaining()) {
-                        if (plain.read(buf) < 0) {
-                            throw new IOException("The payload ended at byte " + (at + buf.position()));
-                        }
+    /**
+     * {@code volume decrypt}: the whole payload of {@code v} into the new file {@code target}, on
+     * {@code threads} workers with a payload channel each (a progress bar on a terminal); the
+     * partial file is removed on failure.
+     */
+    private int decrypt(Volume v, Path target, int threads) throws IOException, VolumeException {
+        long size = v.payloadSize();
+        boolean done = false;
+        try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            chunks(v, size, threads, "volume-decrypt", (plain, at, buf) -> {
+                plain.position(at);
+                while (buf.hasRemaining()) {
+                    if (plain.read(buf) < 0) {
+                        throw new IOException("The payload ended at byte " + (at + buf.position()));
                     }
-                    buf.flip();
-                    long p = at;
-                    // One writer at a time: the kernel takes the file's lock for each write, and a
-                    // second writer spins on it; waiting here leaves the processor to the others.
-                    synchronized (o) {
-                        while (buf.hasRemaining()) {
-                            p += o.write(buf, p);
-                        }
-                    }
-                });
-                done = true;
-            } finally {
-                if (!done) {
-                    Files.deleteIfExists(target);
                 }
+                buf.flip();
+                long p = at;
+                // One writer at a time: the kernel takes the file's lock for each write, and a
+                // second writer spins on it; waiting here leaves the processor to the others.
+                synchronized (o) {
+                    while (buf.hasRemaining()) {
+                        p += o.write(buf, p);
+                    }
+                }
+            });
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(target);
             }
         }
         return Exits.OK;
@@ -1180,7 +1154,7 @@ public final class VolumeMain implements Callable<Integer> {
      * with a payload channel of {@code v} of its own and a buffer it wipes; a progress bar on stderr
      * when it is a terminal. The first failure stops the other workers and is thrown.
      */
-    private void chunks(LuksVolume v, long size, int threads, String name, Chunk task)
+    private void chunks(Volume v, long size, int threads, String name, Chunk task)
             throws IOException, VolumeException {
         int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
         SeekableByteChannel[] channels = new SeekableByteChannel[n];
