@@ -26,12 +26,8 @@ import org.vectorjce.volumes.nbd.VolumeServer;
  * {@code volume serve}: one volume's plaintext over NBD ({@link VolumeServer}) until SIGINT or
  * SIGTERM, on a Unix socket (default) or TCP.
  *
- * <p>The image is locked (an advisory {@code fcntl} lock, {@link FileChannel#tryLock}) while it is
- * served: exclusively when the export is writable, shared when read-only, so a second serve for
- * writing, or a writable serve beside a read-only one, is refused. The lock is probed before the
- * passphrase is asked, and taken for good once the volume is open: POSIX locks belong to the
- * process and fall when any of its descriptors of the file closes, and unlocking opens and closes
- * some; an open volume keeps its one descriptor until it is closed.
+ * <p>The image is locked while it is served ({@link ImageLock}): exclusively when the export is
+ * writable, shared when read-only.
  */
 final class ServeCommand {
     /** Opens the volume, for writing where {@code write} and the format allow. */
@@ -57,6 +53,7 @@ final class ServeCommand {
         this.signals = signals;
     }
 
+    @SuppressWarnings("try") // the lock is held, not read
     int serve(Path image, Path socket, String tcp, boolean readOnly, String exportName, Unlocker unlocker)
             throws Exception {
         if (socket != null && tcp != null) {
@@ -67,23 +64,15 @@ final class ServeCommand {
         if (socket != null && Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(socket.toString());
         }
-        probeLock(image, !readOnly);
-        try (Volume v = unlocker.open(!readOnly)) {
-            boolean writable = !readOnly && !v.readOnly();
-            try (FileChannel lockChannel = writable
-                    ? FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(image, StandardOpenOption.READ)) {
-                FileLock lock = tryLock(lockChannel, !writable);
-                if (lock == null) {
-                    throw inUse(image);
-                }
-                Listen where = address != null ? new Listen(null, null, address) : socketFor(image, socket);
-                try {
-                    return run(v, image, where, readOnly, exportName);
-                } finally {
-                    if (where.ownFolder() != null) {
-                        Files.deleteIfExists(where.ownFolder());
-                    }
+        ImageLock.probe(image, !readOnly);
+        try (Volume v = unlocker.open(!readOnly);
+             ImageLock lock = ImageLock.hold(image, !readOnly && !v.readOnly())) {
+            Listen where = address != null ? new Listen(null, null, address) : socketFor(image, socket);
+            try {
+                return run(v, image, where, readOnly, exportName);
+            } finally {
+                if (where.ownFolder() != null) {
+                    Files.deleteIfExists(where.ownFolder());
                 }
             }
         }
@@ -141,40 +130,6 @@ final class ServeCommand {
         }
         v.flush();
         return Exits.OK;
-    }
-
-    /** Refuses, before any secret is read, an image another process serves in a way that conflicts. */
-    private static void probeLock(Path image, boolean write) throws IOException, VolumeException {
-        FileChannel c;
-        boolean shared = !write;
-        try {
-            c = write ? FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(image, StandardOpenOption.READ);
-        } catch (AccessDeniedException e) {
-            // not writable by this user: the volume then opens read-only or not at all
-            c = FileChannel.open(image, StandardOpenOption.READ);
-            shared = true;
-        }
-        try (FileChannel probe = c) {
-            FileLock l = tryLock(probe, shared);
-            if (l == null) {
-                throw inUse(image);
-            }
-            l.release();
-        }
-    }
-
-    private static FileLock tryLock(FileChannel c, boolean shared) throws IOException {
-        try {
-            return c.tryLock(0, Long.MAX_VALUE, shared);
-        } catch (OverlappingFileLockException e) {
-            return null;    // this JVM holds it already
-        }
-    }
-
-    private static VolumeException inUse(Path image) {
-        return new VolumeException(image + " is being served by another volume serve (it holds a lock on the"
-                + " image): stop that one first, or serve both with --read-only");
     }
 
     /**

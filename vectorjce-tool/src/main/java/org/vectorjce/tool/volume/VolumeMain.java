@@ -54,6 +54,8 @@ import picocli.CommandLine.Spec;
  * volume add-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
  * volume remove-key IMAGE [--key-file F] [--key-slot N] [--header F] [-q] [-v]
  * volume change-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
+ * volume serve IMAGE [--socket PATH | --tcp [HOST:]PORT] [--read-only] [--export-name N] [unlock options]
+ * volume mount IMAGE DIR [--read-only] [unlock options]
  * volume info|test|decrypt --type tcrypt ...   (TrueCrypt/VeraCrypt: {@link TcryptCommand})
  * volume info|test|decrypt --type bitlk ...    (BitLocker: {@link BitlkCommand})
  * volume info|test|decrypt --type fvault2 ...  (FileVault 2: {@link Fvault2Command})
@@ -80,7 +82,7 @@ import picocli.CommandLine.Spec;
         description = {"LUKS1/LUKS2 and TrueCrypt/VeraCrypt volumes in pure Java, named and behaving as cryptsetup "
                 + "where they overlap. A LUKS volume's version is read from its header; info, test and decrypt "
                 + "read TrueCrypt/VeraCrypt volumes with --type tcrypt, BitLocker volumes with --type bitlk and "
-                + "FileVault 2 volumes with --type fvault2."},
+                + "FileVault 2 volumes with --type fvault2. serve (NBD) and mount (FUSE) use any of them in place."},
         footerHeading = "%nSecrets:%n",
         footer = {"The existing passphrase is the --key-file's bytes (-: all of standard input), else the first "
                 + "line of standard input when it is not a terminal, else a prompt without echo. Each verb's "
@@ -153,7 +155,7 @@ public final class VolumeMain implements Callable<Integer> {
      */
     private List<Object> verbs(String first) {
         List<Object> all = new ArrayList<>(List.of(new Info(), new Test(), new Decrypt(), new Encrypt(), new Format(),
-                new AddKey(), new RemoveKey(), new ChangeKey(), new Serve()));
+                new AddKey(), new RemoveKey(), new ChangeKey(), new Serve(), new Mount()));
         for (Object verb : all) {
             Command c = verb.getClass().getAnnotation(Command.class);
             if (c.name().equals(first) || Arrays.asList(c.aliases()).contains(first)) {
@@ -198,7 +200,7 @@ public final class VolumeMain implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve or help");
+                "No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount or help");
     }
 
     /** {@code volume --version}: the module's version (a filtered resource) and the JVM it runs on. */
@@ -570,6 +572,28 @@ public final class VolumeMain implements Callable<Integer> {
         public Integer call() throws Exception {
             return new ServeCommand(out, err, signals).serve(image, socket, tcp, readOnly, exportName,
                     write -> unlock("serve", image, write));
+        }
+    }
+
+    @Command(name = "mount", sortOptions = false, description = {"Shows the plaintext of IMAGE as the one file "
+            + "DIR/NAME (NAME: IMAGE's file name) of a FUSE mount, until fusermount3 -u DIR, SIGINT or SIGTERM: "
+            + "read-write for LUKS (unless --read-only), read-only for the other formats. It prints the file's "
+            + "path on standard output. The volume is unlocked as test unlocks it.",
+            "", "Needs Java 22 or newer (bin/volume finds a JDK 25) and libfuse3 with fusermount3 (Debian, "
+            + "Ubuntu: apt-get install fuse3); every other verb runs on Java 17. The image is locked as serve "
+            + "locks it."})
+    final class Mount extends Typed {
+        @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume.")
+        Path image;
+        @Parameters(index = "1", paramLabel = "DIR", description = "An existing folder to mount on.")
+        Path dir;
+        @Option(names = {"--read-only", "-r"}, description = "Refuse writes even where the format takes them.")
+        boolean readOnly;
+
+        @Override
+        public Integer call() throws Exception {
+            return new MountCommand(out, err, signals).mount(image, dir, readOnly,
+                    write -> unlock("mount", image, write));
         }
     }
 

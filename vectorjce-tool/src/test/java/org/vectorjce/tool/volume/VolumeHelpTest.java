@@ -79,7 +79,7 @@ class VolumeHelpTest {
         oneLine("Missing required parameter: 'IMAGE' (see 'volume test --help')", "test");
         oneLine("Missing required parameter: 'OUT' (see 'volume decrypt --help')", "decrypt", "x.img");
         oneLine("Unknown command frobnicate (see 'volume --help')", "frobnicate");
-        oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve or help"
+        oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount or help"
                 + " (see 'volume --help')");
         oneLine("Unknown options: '--pbkdf', 'pbkdf2' (see 'volume remove-key --help')", "remove-key", "x.img", "--pbkdf",
                 "pbkdf2");

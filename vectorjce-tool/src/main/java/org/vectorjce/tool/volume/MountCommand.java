@@ -1,0 +1,111 @@
+package org.vectorjce.tool.volume;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.vectorjce.volumes.Volume;
+import org.vectorjce.volumes.VolumeException;
+
+/**
+ * {@code volume mount}: one volume's plaintext as the single file {@code DIR/NAME} of a FUSE mount
+ * (module vectorjce-fuse, jfuse over libfuse3) until {@code fusermount3 -u DIR}, SIGINT or SIGTERM.
+ *
+ * <p>jfuse is Java 22 code (the foreign function API): this class, compiled for Java 17 as the
+ * rest of the command, finds {@code org.vectorjce.fuse.VolumeMount} by name only after checking
+ * the JVM's version, so every other verb keeps running on Java 17 and never loads it.
+ */
+final class MountCommand {
+    static final int JAVA = 22;
+    private static final String MOUNT = "org.vectorjce.fuse.VolumeMount";
+
+    private final PrintStream out, err;
+    private final boolean signals;
+
+    MountCommand(PrintStream out, PrintStream err, boolean signals) {
+        this.out = out;
+        this.err = err;
+        this.signals = signals;
+    }
+
+    @SuppressWarnings("try") // the lock is held, not read
+    int mount(Path image, Path dir, boolean readOnly, ServeCommand.Unlocker unlocker) throws Exception {
+        int feature = Runtime.version().feature();
+        if (feature < JAVA) {
+            throw new VolumeException("volume mount needs Java " + JAVA + " or newer (FUSE through the foreign function"
+                    + " API); this is Java " + feature + ": run it with bin/volume, which looks for a JDK 25, or set"
+                    + " JAVA_HOME to a JDK " + JAVA + "+");
+        }
+        Class<?> c;
+        try {
+            c = Class.forName(MOUNT);
+        } catch (ClassNotFoundException e) {
+            throw new VolumeException("volume mount: " + MOUNT + " (module vectorjce-fuse) is not in this jar");
+        }
+        String problem = (String) c.getMethod("problem").invoke(null);
+        if (problem != null) {
+            throw new VolumeException(problem);
+        }
+        VolumeMain.checkImage(image);
+        if (!Files.exists(dir)) {
+            throw new NoSuchFileException(dir.toString());
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new VolumeException("DIR " + dir + " is not a folder: mount needs an existing folder to mount on");
+        }
+        String name = image.getFileName().toString();
+        ImageLock.probe(image, !readOnly);
+        try (Volume v = unlocker.open(!readOnly);
+             ImageLock lock = ImageLock.hold(image, !readOnly && !v.readOnly())) {
+            boolean ro = readOnly || v.readOnly();
+            AutoCloseable m = (AutoCloseable) call(c.getMethod("mount", Volume.class, Path.class, String.class,
+                    boolean.class), null, v, dir, name, ro);
+            List<Object> restore = new ArrayList<>();
+            try {
+                if (signals) {
+                    Signals.onStop(() -> {
+                        try {
+                            m.close();
+                        } catch (Exception e) {
+                            // the loop did not end in time: the main thread's close reports it
+                        }
+                    }, restore);
+                }
+                err.println("Mounted " + image + " (" + v.info().format().typeName() + ", " + v.payloadSize()
+                        + " bytes, " + (ro ? "read-only" : "read-write") + ") as " + dir.resolve(name)
+                        + "; fusermount3 -u " + dir + ", SIGINT or SIGTERM unmounts.");
+                err.flush();
+                out.println(dir.resolve(name));
+                out.flush();
+                call(c.getMethod("awaitUnmount"), m);
+            } finally {
+                m.close();
+                Signals.restore(restore);
+            }
+            v.flush();
+        }
+        return Exits.OK;
+    }
+
+    /** {@code method} on {@code target}, its own exception unwrapped. */
+    private static Object call(Method method, Object target, Object... args) throws Exception {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            Throwable t = e.getCause();
+            if (t instanceof Exception x) {
+                throw x;
+            }
+            if (t instanceof Error x) {
+                throw x;
+            }
+            throw new IOException(t);
+        }
+    }
+}
