@@ -156,7 +156,7 @@ class ServeCommandTest {
             try {
                 second = serve(PW + "\n", img.toString(), "--socket", dir.resolve("s2.sock").toString());
             } catch (AssertionError e) {
-                assertTrue(e.getMessage().contains("rc 1") && e.getMessage().contains("is being served by another"),
+                assertTrue(e.getMessage().contains("rc 1") && e.getMessage().contains("is in use by another volume serve or mount"),
                         e.getMessage());
             } finally {
                 if (second != null) {
@@ -205,6 +205,43 @@ class ServeCommandTest {
             assertArrayEquals(plain, Files.readAllBytes(copy));
             assertEquals(0, s.stop(), s.err().get());
             assertTrue(s.err().get().contains("Found a BitLocker volume"), s.err().get());
+        }
+    }
+
+    @Test
+    void fileVault2ExportHasTheSha256OfCryptsetupsImagesConf(@TempDir Path dir) throws Exception {
+        TestImages.assumeTool("nbdinfo");
+        TestImages.assumeTool("nbdcopy");
+        Path img = org.vectorjce.volumes.fvault2.Fvault2FilesAccess.small(dir);
+        try (Served s = serve(org.vectorjce.volumes.fvault2.Fvault2FilesAccess.PASSWORD + "\n", img.toString(),
+                "--socket", dir.resolve("f.sock").toString())) {
+            String info = TestImages.ok(null, "nbdinfo", s.uri()).out();
+            assertTrue(info.contains("is_read_only: true"), info);
+            Path copy = dir.resolve("copy.bin");
+            TestImages.ok(null, "nbdcopy", s.uri(), copy.toString());
+            assertEquals(org.vectorjce.volumes.fvault2.Fvault2FilesAccess.SHA256,
+                    java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(Files.readAllBytes(copy))));
+            assertEquals(0, s.stop(), s.err().get());
+        }
+    }
+
+    @Test
+    void veraCryptIsServedAsDecryptReadsIt(@TempDir Path dir) throws Exception {
+        TestImages.assumeTool("nbdinfo");
+        TestImages.assumeTool("nbdcopy");
+        Path img = org.vectorjce.volumes.tcrypt.TcryptFilesAccess.images().resolve("vc_1-sha512-xts-aes");
+        String pw = org.vectorjce.volumes.tcrypt.TcryptFilesAccess.PASSWORD + "\n";
+        byte[] plain = decrypt(img, dir, "plain.bin", pw, "--type", "tcrypt");
+        try (Served s = serve(pw, img.toString(), "--type", "tcrypt", "--read-only", "--socket",
+                dir.resolve("t.sock").toString())) {
+            String info = TestImages.ok(null, "nbdinfo", s.uri()).out();
+            assertTrue(info.contains("is_read_only: true"), info);
+            assertTrue(info.contains("export-size: " + plain.length), info);
+            Path copy = dir.resolve("copy.bin");
+            TestImages.ok(null, "nbdcopy", s.uri(), copy.toString());
+            assertArrayEquals(plain, Files.readAllBytes(copy));
+            assertEquals(0, s.stop(), s.err().get());
         }
     }
 
