@@ -18,8 +18,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
+import javax.net.ssl.SSLContext;
+
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.nbd.TlsCredentials;
 import org.vectorjce.volumes.nbd.VolumeServer;
 
 /**
@@ -54,11 +57,16 @@ final class ServeCommand {
     }
 
     @SuppressWarnings("try") // the lock is held, not read
-    int serve(Path image, Path socket, String tcp, boolean readOnly, String exportName, Unlocker unlocker)
-            throws Exception {
+    int serve(Path image, Path socket, String tcp, boolean readOnly, String exportName, Path tlsCert, Path tlsKey,
+            Unlocker unlocker) throws Exception {
         if (socket != null && tcp != null) {
             throw new UsageException("--socket and --tcp: give one place to listen");
         }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new UsageException("--tls-cert and --tls-key go together");
+        }
+        // read before any secret is asked: a bad certificate is said first
+        SSLContext tls = tlsCert == null ? null : TlsCredentials.fromPem(tlsCert, tlsKey);
         InetSocketAddress address = tcp == null ? null : tcpAddress(tcp);
         VolumeMain.checkImage(image);
         if (socket != null && Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -69,7 +77,7 @@ final class ServeCommand {
              ImageLock lock = ImageLock.hold(image, !readOnly && !v.readOnly())) {
             Listen where = address != null ? new Listen(null, null, address) : socketFor(image, socket);
             try {
-                return run(v, image, where, readOnly, exportName);
+                return run(v, image, where, readOnly, exportName, tls);
             } finally {
                 if (where.ownFolder() != null) {
                     Files.deleteIfExists(where.ownFolder());
@@ -78,7 +86,8 @@ final class ServeCommand {
         }
     }
 
-    private int run(Volume v, Path image, Listen where, boolean readOnly, String exportName) throws Exception {
+    private int run(Volume v, Path image, Listen where, boolean readOnly, String exportName, SSLContext tls)
+            throws Exception {
         VolumeServer.Builder b = VolumeServer.builder(v);
         if (where.tcp() != null) {
             b.tcp(where.tcp());
@@ -90,6 +99,9 @@ final class ServeCommand {
         }
         if (exportName != null) {
             b.exportName(exportName);
+        }
+        if (tls != null) {
+            b.tls(tls);
         }
         VolumeServer server;
         try {
@@ -111,8 +123,10 @@ final class ServeCommand {
             }
             if (where.tcp() != null && !where.tcp().getAddress().isLoopbackAddress()) {
                 err.println("WARNING: the export is reachable from the network at " + server.uri()
-                        + ", without authentication or encryption: anyone who can connect reads"
-                        + (server.readOnly() ? "" : " and writes") + " the plaintext.");
+                        + (tls == null ? ", without authentication or encryption: anyone who can connect reads"
+                        + (server.readOnly() ? "" : " and writes") + " the plaintext."
+                        : ", over TLS but without client authentication: anyone who can connect reads"
+                        + (server.readOnly() ? "" : " and writes") + " the plaintext."));
             }
             err.println("Serving " + image + " (" + v.info().format().typeName() + ", " + v.payloadSize() + " bytes, "
                     + (server.readOnly() ? "read-only" : "read-write") + "); SIGINT or SIGTERM stops.");

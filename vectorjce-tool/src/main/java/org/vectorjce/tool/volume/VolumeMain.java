@@ -54,7 +54,8 @@ import picocli.CommandLine.Spec;
  * volume add-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
  * volume remove-key IMAGE [--key-file F] [--key-slot N] [--header F] [-q] [-v]
  * volume change-key IMAGE [NEW_KEY_FILE] [--key-file F] [--key-slot N] [--header F] [KDF options] [-v]
- * volume serve IMAGE [--socket PATH | --tcp [HOST:]PORT] [--read-only] [--export-name N] [unlock options]
+ * volume serve IMAGE [--socket PATH | --tcp [HOST:]PORT] [--read-only] [--export-name N] [--tls-cert F --tls-key F]
+ *              [unlock options]
  * volume mount IMAGE DIR [--read-only] [unlock options]
  * volume info|test|decrypt --type tcrypt ...   (TrueCrypt/VeraCrypt: {@link TcryptCommand})
  * volume info|test|decrypt --type bitlk ...    (BitLocker: {@link BitlkCommand})
@@ -567,10 +568,16 @@ public final class VolumeMain implements Callable<Integer> {
         @Option(names = "--export-name", paramLabel = "NAME", description = "The export's name (default: the "
                 + "empty name, which a client naming none gets).")
         String exportName;
+        @Option(names = "--tls-cert", paramLabel = "FILE", description = "Require TLS 1.3 with this X.509 "
+                + "certificate chain (PEM, the server's first), as qemu-nbd's server-cert.pem; with --tls-key.")
+        Path tlsCert;
+        @Option(names = "--tls-key", paramLabel = "FILE", description = "The certificate's private key: "
+                + "unencrypted PKCS#8 PEM (BEGIN PRIVATE KEY), as qemu-nbd's server-key.pem.")
+        Path tlsKey;
 
         @Override
         public Integer call() throws Exception {
-            return new ServeCommand(out, err, signals).serve(image, socket, tcp, readOnly, exportName,
+            return new ServeCommand(out, err, signals).serve(image, socket, tcp, readOnly, exportName, tlsCert, tlsKey,
                     write -> unlock("serve", image, write));
         }
     }

@@ -265,6 +265,50 @@ class ServeCommandTest {
     }
 
     @Test
+    void tlsIsRequiredWhenACertificateIsGiven(@TempDir Path dir) throws Exception {
+        TestImages.assumeTool("nbdinfo");
+        TestImages.assumeTool("nbdcopy");
+        TestImages.assumeTool("openssl");
+        Path img = luks2(dir);
+        byte[] plain = decrypt(img, dir, "plain.bin", PW + "\n");
+        Path certs = Files.createDirectory(dir.resolve("certs"));
+        TestImages.ok(null, "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                "-keyout", certs.resolve("server-key.pem").toString(), "-out", certs.resolve("server-cert.pem").toString());
+        // libnbd (GnuTLS) trusts the folder's ca-cert.pem: the self-signed certificate itself
+        Files.copy(certs.resolve("server-cert.pem"), certs.resolve("ca-cert.pem"));
+        try (Served s = serve(PW + "\n", img.toString(), "--tcp", "0", "--tls-cert", certs.resolve("server-cert.pem").toString(),
+                "--tls-key", certs.resolve("server-key.pem").toString())) {
+            assertTrue(s.uri().startsWith("nbds://127.0.0.1:"), s.uri());
+            String port = s.uri().replaceAll("^nbds://127\\.0\\.0\\.1:(\\d+)/$", "$1");
+            String tls = "nbds://localhost:" + port + "/?tls-certificates=" + certs;
+            String info = TestImages.ok(null, "nbdinfo", tls).out();
+            assertTrue(info.contains("with TLS"), info);
+            assertTrue(info.contains("export-size: " + plain.length), info);
+            Path copy = dir.resolve("copy.bin");
+            TestImages.ok(null, "nbdcopy", tls, copy.toString());
+            assertArrayEquals(plain, Files.readAllBytes(copy), "nbdcopy over TLS = volume decrypt");
+            TestImages.Run bare = TestImages.run(null, "nbdinfo", "nbd://localhost:" + port + "/");
+            assertTrue(bare.rc() != 0, "a client without TLS gets no export: " + bare.out());
+            assertEquals(0, s.stop(), s.err().get());
+        }
+        String[][] bad = {
+            {"serve", img.toString(), "--tls-cert", certs.resolve("server-cert.pem").toString()},
+            {"serve", img.toString(), "--tls-cert", certs.resolve("server-key.pem").toString(), "--tls-key",
+                certs.resolve("server-key.pem").toString()},
+            {"serve", img.toString(), "--tls-cert", certs.resolve("server-cert.pem").toString(), "--tls-key",
+                certs.resolve("server-cert.pem").toString()},
+        };
+        String[] says = {"go together", "is not an X.509 certificate", "holds no PEM private key"};
+        for (int i = 0; i < bad.length; i++) {
+            VolumeMainAccess.Result r = VolumeMainAccess.run(PW + "\n", bad[i]);
+            assertEquals(1, r.rc(), r.err());
+            assertTrue(r.err().contains(says[i]), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+    }
+
+    @Test
     void badCommandLinesAreOneLineAndStatusOne(@TempDir Path dir) throws Exception {
         Path img = dir.resolve("x.img");
         Files.write(img, new byte[4096]);

@@ -69,9 +69,10 @@ public final class VolumeServer implements Closeable {
     static final long NBDMAGIC = 0x4e42444d41474943L, IHAVEOPT = 0x49484156454f5054L, OPT_REPLY = 0x3e889045565a9L;
     static final int REQUEST_MAGIC = 0x25609513, SIMPLE_REPLY = 0x67446698, STRUCTURED_REPLY = 0x668e33ef;
     static final int FLAG_FIXED_NEWSTYLE = 1, FLAG_NO_ZEROES = 2;
-    static final int OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_INFO = 6, OPT_GO = 7, OPT_STRUCTURED_REPLY = 8;
+    static final int OPT_EXPORT_NAME = 1, OPT_ABORT = 2, OPT_LIST = 3, OPT_STARTTLS = 5, OPT_INFO = 6, OPT_GO = 7,
+            OPT_STRUCTURED_REPLY = 8;
     static final int REP_ACK = 1, REP_SERVER = 2, REP_INFO = 3;
-    static final int REP_ERR_UNSUP = 0x80000001, REP_ERR_INVALID = 0x80000003,
+    static final int REP_ERR_UNSUP = 0x80000001, REP_ERR_INVALID = 0x80000003, REP_ERR_TLS_REQD = 0x80000005,
             REP_ERR_UNKNOWN = 0x80000006, REP_ERR_TOO_BIG = 0x80000009;
     static final int INFO_EXPORT = 0, INFO_NAME = 1, INFO_DESCRIPTION = 2, INFO_BLOCK_SIZE = 3;
     static final int TF_HAS_FLAGS = 1, TF_READ_ONLY = 2, TF_SEND_FLUSH = 4, TF_SEND_FUA = 8, TF_SEND_TRIM = 32,
@@ -93,6 +94,7 @@ public final class VolumeServer implements Closeable {
     private final String exportName;
     private final int maxRequest;
     private final Semaphore buffers;
+    private final javax.net.ssl.SSLContext tls;
     private final int bufferBytes;
     private final Executor executor;
     private final ReadWriteLock io = new ReentrantReadWriteLock();
@@ -113,6 +115,7 @@ public final class VolumeServer implements Closeable {
         this.bufferBytes = b.bufferBytes;
         this.buffers = new Semaphore(b.bufferBytes);
         this.executor = b.executor;
+        this.tls = b.tls;
     }
 
     /**
@@ -246,6 +249,8 @@ public final class VolumeServer implements Closeable {
     /** One client: the handshake, then requests in order, one at a time. */
     private final class Connection {
         private final SocketChannel ch;
+        /** The connection's bytes: the socket, or TLS over it after NBD_OPT_STARTTLS. */
+        private java.nio.channels.ByteChannel wire;
         /** Held while a request is served: {@link #stop} waits for it (a bounded time, for a client that stalls mid-request). */
         private final java.util.concurrent.locks.ReentrantLock busy = new java.util.concurrent.locks.ReentrantLock();
         private boolean structured;
@@ -254,6 +259,7 @@ public final class VolumeServer implements Closeable {
 
         Connection(SocketChannel ch) {
             this.ch = ch;
+            this.wire = ch;
         }
 
         /**
@@ -332,7 +338,31 @@ public final class VolumeServer implements Closeable {
                     continue;
                 }
                 ByteBuffer data = read(len);
+                if (tls != null && wire == ch && opt != OPT_STARTTLS && opt != OPT_ABORT) {
+                    // TLS is required: nothing but STARTTLS (or ABORT) before it
+                    if (opt == OPT_EXPORT_NAME) {
+                        return false; // it has no error reply: close
+                    }
+                    optReply(opt, REP_ERR_TLS_REQD, "TLS is required: send NBD_OPT_STARTTLS first");
+                    continue;
+                }
                 switch (opt) {
+                    case OPT_STARTTLS -> {
+                        if (tls == null) {
+                            optReply(opt, REP_ERR_UNSUP, "this server has no TLS certificate");
+                        } else if (len != 0 || wire != ch) {
+                            optReply(opt, REP_ERR_INVALID, len != 0 ? "NBD_OPT_STARTTLS takes no data"
+                                    : "TLS is already on");
+                        } else {
+                            optReply(opt, REP_ACK, (ByteBuffer) null);
+                            javax.net.ssl.SSLEngine e = tls.createSSLEngine();
+                            e.setUseClientMode(false);
+                            e.setEnabledProtocols(new String[] {"TLSv1.3"});
+                            TlsWire w = new TlsWire(ch, e);
+                            w.handshake();
+                            wire = w;
+                        }
+                    }
                     case OPT_EXPORT_NAME -> {
                         if (!nameMatches(data, len)) {
                             return false; // the protocol's only answer: close
@@ -666,7 +696,7 @@ public final class VolumeServer implements Closeable {
         private ByteBuffer read(int n) throws IOException {
             ByteBuffer b = ByteBuffer.allocate(n);
             while (b.hasRemaining()) {
-                if (ch.read(b) < 0) {
+                if (wire.read(b) < 0) {
                     throw new EOFException("the client closed the connection");
                 }
             }
@@ -677,7 +707,7 @@ public final class VolumeServer implements Closeable {
             ByteBuffer b = ByteBuffer.allocate((int) Math.min(n, 64 * 1024));
             while (n > 0) {
                 b.clear().limit((int) Math.min(n, b.capacity()));
-                int r = ch.read(b);
+                int r = wire.read(b);
                 if (r < 0) {
                     throw new EOFException("the client closed the connection");
                 }
@@ -689,6 +719,12 @@ public final class VolumeServer implements Closeable {
             long left = 0;
             for (ByteBuffer b : bs) {
                 left += b.remaining();
+            }
+            if (wire != ch) {
+                for (ByteBuffer b : bs) {
+                    wire.write(b);
+                }
+                return;
             }
             while (left > 0) {
                 left -= ch.write(bs);
@@ -706,6 +742,7 @@ public final class VolumeServer implements Closeable {
         private String exportName = "";
         private int maxRequest = 32 << 20;
         private int bufferBytes = 64 << 20;
+        private javax.net.ssl.SSLContext tls;
 
         private Builder(Volume volume) {
             this.volume = volume;
@@ -743,6 +780,17 @@ public final class VolumeServer implements Closeable {
                 throw new IllegalArgumentException("an export name is at most 4096 bytes of UTF-8 without NUL");
             }
             exportName = name;
+            return this;
+        }
+
+        /**
+         * Require TLS 1.3 ({@code NBD_OPT_STARTTLS}) with {@code context}'s server certificate and key
+         * (see {@link TlsCredentials}): a client that does not start TLS gets
+         * {@code NBD_REP_ERR_TLS_REQD} to every option and no export; the URI is {@code nbds://} or
+         * {@code nbds+unix://}.
+         */
+        public Builder tls(javax.net.ssl.SSLContext context) {
+            tls = Objects.requireNonNull(context, "context");
             return this;
         }
 
@@ -786,7 +834,7 @@ public final class VolumeServer implements Closeable {
                     s.close();
                     throw e;
                 }
-                uri = "nbd+unix:///" + exportName + "?socket=" + unixSocket.toAbsolutePath();
+                uri = (tls != null ? "nbds+unix:///" : "nbd+unix:///") + exportName + "?socket=" + unixSocket.toAbsolutePath();
             } else {
                 // the address's own family: an IPv4 address stays IPv4 (the default socket is IPv6, dual-stack)
                 s = ServerSocketChannel.open(tcp.getAddress() instanceof java.net.Inet4Address
@@ -799,7 +847,7 @@ public final class VolumeServer implements Closeable {
                 }
                 InetSocketAddress a = (InetSocketAddress) s.getLocalAddress();
                 String host = a.getAddress().getHostAddress();
-                uri = "nbd://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort() + "/" + exportName;
+                uri = (tls != null ? "nbds://" : "nbd://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort() + "/" + exportName;
             }
             VolumeServer v = new VolumeServer(this, s, uri);
             try {
