@@ -2,7 +2,6 @@ package org.vectorjce.tool;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -11,8 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import picocli.CommandLine.Option;
@@ -248,62 +245,31 @@ final class ImageCommand {
 
     /** {@link #copy}'s workers over {@code ciphers}, one each. */
     private static void run(SectorCipher[] ciphers, boolean encrypt, long first, FileChannel src, FileChannel dst,
-            long size, PrintStream err) throws IOException, GeneralSecurityException {
-        int n = ciphers.length;
+            long size, PrintStream err) throws IOException {
         Progress progress = Progress.forTerminal(err, size);
-        AtomicLong next = new AtomicLong(), done = new AtomicLong();
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        Thread[] workers = new Thread[n];
-        for (int i = 0; i < n; i++) {
+        Chunks.run(size, CHUNK, ciphers.length, "image", i -> {
             SectorCipher c = ciphers[i];
             int sectorSize = c.sectorSize();
-            workers[i] = new Thread(() -> {
-                byte[] buf = new byte[(int) Math.min(CHUNK, Math.max(size, 1))];
-                try {
-                    for (long at; failure.get() == null && (at = next.getAndAdd(CHUNK)) < size; ) {
-                        int len = (int) Math.min(CHUNK, size - at);
-                        ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
-                        while (b.hasRemaining()) {
-                            if (src.read(b, at + b.position()) < 0) {
-                                throw new IOException("INPUT ended early at byte " + (at + b.position()));
-                            }
-                        }
-                        if (encrypt) {
-                            c.encrypt(first + at / sectorSize, buf, 0, len);
-                        } else {
-                            c.decrypt(first + at / sectorSize, buf, 0, len);
-                        }
-                        b = ByteBuffer.wrap(buf, 0, len);
-                        while (b.hasRemaining()) {
-                            dst.write(b, at + b.position());
-                        }
-                        done.addAndGet(len);
+            return (at, b) -> {
+                int len = b.remaining();
+                while (b.hasRemaining()) {
+                    if (src.read(b, at + b.position()) < 0) {
+                        throw new IOException("INPUT ended early at byte " + (at + b.position()));
                     }
-                } catch (IOException | RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                } finally {
-                    Arrays.fill(buf, (byte) 0);
                 }
-            }, "image-" + i);
-            workers[i].start();
-        }
-        for (Thread w : workers) {
-            while (w.isAlive()) {
-                try {
-                    w.join(200);
-                } catch (InterruptedException e) {
-                    failure.compareAndSet(null, new IOException("interrupted"));
+                byte[] buf = b.array();
+                if (encrypt) {
+                    c.encrypt(first + at / sectorSize, buf, 0, len);
+                } else {
+                    c.decrypt(first + at / sectorSize, buf, 0, len);
                 }
-                progress.update(done.get());
-            }
-        }
-        Exception e = failure.get();
-        if (e instanceof IOException io) {
-            throw io;
-        } else if (e instanceof RuntimeException r) {
-            throw r;
-        }
-        progress.finish(done.get());
+                b.flip();
+                while (b.hasRemaining()) {
+                    dst.write(b, at + b.position());
+                }
+            };
+        }, progress::update);
+        progress.finish(size);
     }
 
     /** A one-line progress bar on a terminal: bytes, MB/s, time left; nothing when stderr is piped. */

@@ -20,10 +20,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
+import org.vectorjce.tool.Chunks;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
@@ -1181,65 +1180,27 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     /**
-     * Runs {@code task} over the chunks of {@code [0, size)}, on up to {@code threads} workers each
-     * with a payload channel of {@code v} of its own and a buffer it wipes; a progress bar on stderr
-     * when it is a terminal. The first failure stops the other workers and is thrown.
+     * Runs {@code task} over the chunks of {@code [0, size)} ({@link Chunks}), on up to
+     * {@code threads} workers each with a payload channel of {@code v} of its own; a progress bar
+     * on stderr when it is a terminal.
      */
-    private void chunks(Volume v, long size, int threads, String name, Chunk task)
-            throws IOException, VolumeException {
+    private void chunks(Volume v, long size, int threads, String name, Chunk task) throws IOException, VolumeException {
         int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
         SeekableByteChannel[] channels = new SeekableByteChannel[n];
         for (int i = 0; i < n; i++) {
             channels[i] = v.payload();
         }
-        AtomicLong next = new AtomicLong(), written = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread[] workers = new Thread[n];
-        for (int i = 0; i < n; i++) {
-            SeekableByteChannel plain = channels[i];
-            workers[i] = new Thread(() -> {
-                ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(size, 1)));
-                try {
-                    for (long at; failure.get() == null && (at = next.getAndAdd(CHUNK)) < size; ) {
-                        int len = (int) Math.min(CHUNK, size - at);
-                        buf.clear().limit(len);
-                        task.run(plain, at, buf);
-                        written.addAndGet(len);
-                    }
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, t);
-                } finally {
-                    Arrays.fill(buf.array(), (byte) 0);
-                }
-            }, name + "-" + i);
-            workers[i].start();
-        }
         boolean bar = onTerminal();
-        for (Thread w : workers) {
-            while (w.isAlive()) {
-                try {
-                    w.join(200);
-                } catch (InterruptedException e) {
-                    failure.compareAndSet(null, e);
-                }
+        try {
+            Chunks.run(size, CHUNK, n, name, i -> (at, buf) -> task.run(channels[i], at, buf), done -> {
                 if (bar) {
-                    progress(written.get(), size);
+                    progress(done, size);
                 }
+            });
+        } finally {
+            if (bar) {
+                err.println();
             }
-        }
-        if (bar) {
-            progress(written.get(), size);
-            err.println();
-        }
-        Throwable t = failure.get();
-        if (t instanceof IOException e) {
-            throw e;
-        } else if (t instanceof RuntimeException e) {
-            throw e;
-        } else if (t instanceof Error e) {
-            throw e;
-        } else if (t != null) {
-            throw new IOException("Interrupted");
         }
     }
 
