@@ -144,18 +144,10 @@ final class ImageCommand {
             throw new UsageError("--skip " + skip + " (512-byte sectors) is not a whole number of " + sectorSize
                     + "-byte sectors");
         }
-        String[] parts = cipherSpec.split("-", 3);
-        if (parts.length != 3) {
-            throw new UsageError("--cipher " + cipherSpec + ": cipher-mode-ivgenerator, e.g. aes-xts-plain64");
-        }
-        String alg = switch (parts[0].toLowerCase(java.util.Locale.ROOT)) {
-            case "aes" -> "AES";
-            case "twofish" -> "Twofish";
-            case "serpent" -> "Serpent";
-            default -> null;
-        };
-        if (alg == null) {
-            throw new UsageError("--cipher " + cipherSpec + ": the cipher is aes, twofish or serpent");
+        try {
+            SectorCipher.parseSpec(cipherSpec);     // the specification's own errors before any file is read
+        } catch (java.security.InvalidAlgorithmParameterException e) {
+            throw new UsageError("--cipher " + cipherSpec + ": " + e.getMessage());
         }
 
         Path in = Path.of(input), outPath = Path.of(output);
