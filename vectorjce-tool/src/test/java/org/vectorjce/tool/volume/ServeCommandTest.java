@@ -176,6 +176,32 @@ class ServeCommandTest {
     }
 
     @Test
+    void luks1WritesThroughTheExportAreWhatQemusOwnLuksDriverReads(@TempDir Path dir) throws Exception {
+        TestImages.assumeTool("qemu-io");
+        TestImages.assumeTool("qemu-img");
+        Path img = dir.resolve("l1.img");
+        try (FileChannel c = FileChannel.open(img, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.wrap(new byte[1]), (10L << 20) - 1);
+        }
+        org.vectorjce.volumes.luks.Luks1Format.luks1().iterations(1000).format(img, PW.getBytes(StandardCharsets.UTF_8));
+        try (Served s = serve(PW + "\n", img.toString(), "--socket", dir.resolve("l1.sock").toString())) {
+            TestImages.ok(null, "qemu-io", "-f", "raw", "-c", "write -P 0xab 1M 1M", "-c", "flush", s.uri());
+            assertEquals(0, s.stop(), s.err().get());
+        }
+        Path out = dir.resolve("qemu.raw");
+        TestImages.ok(null, "qemu-img", "convert", "--object", "secret,id=k0,data=" + PW, "--image-opts",
+                "driver=luks,key-secret=k0,file.driver=file,file.filename=" + img, "-O", "raw", out.toString());
+        byte[] plain = Files.readAllBytes(out);
+        byte[] one = new byte[1 << 20];
+        Arrays.fill(one, (byte) 0xab);
+        assertArrayEquals(one, Arrays.copyOfRange(plain, 1 << 20, 2 << 20), "qemu reads the pattern written at 1 MiB");
+        if (TestImages.have("cryptsetup")) {
+            assertEquals(0, TestImages.cryptsetupTest(img, PW.getBytes(StandardCharsets.UTF_8), 0),
+                    "cryptsetup still opens key slot 0");
+        }
+    }
+
+    @Test
     void readOnlyRefusesWritesWithEperm(@TempDir Path dir) throws Exception {
         TestImages.assumeTool("nbdinfo");
         TestImages.assumeTool("qemu-io");
