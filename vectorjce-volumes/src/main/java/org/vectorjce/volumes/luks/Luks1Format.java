@@ -90,6 +90,19 @@ public final class Luks1Format {
     }
 
     /**
+     * {@link #format(Path, byte[])} with the passphrase's UTF-8 bytes (wiped here; the caller wipes
+     * its array), as {@link LuksVolume.Builder#passphrase(char[])} reads one.
+     */
+    public LuksInfo format(Path image, char[] passphrase) throws IOException, VolumeException {
+        byte[] p = LuksVolume.utf8(passphrase);
+        try {
+            return format(image, p);
+        } finally {
+            java.util.Arrays.fill(p, (byte) 0);
+        }
+    }
+
+    /**
      * Formats {@code image} (an existing file, large enough for the header and one payload sector)
      * with {@code passphrase} in key slot 0, and returns its header information.
      */

@@ -96,6 +96,19 @@ public final class Luks2Format {
     }
 
     /**
+     * {@link #format(Path, byte[])} with the passphrase's UTF-8 bytes (wiped here; the caller wipes
+     * its array), as {@link LuksVolume.Builder#passphrase(char[])} reads one.
+     */
+    public LuksInfo format(Path image, char[] passphrase) throws IOException, VolumeException {
+        byte[] p = LuksVolume.utf8(passphrase);
+        try {
+            return format(image, p);
+        } finally {
+            java.util.Arrays.fill(p, (byte) 0);
+        }
+    }
+
+    /**
      * Formats {@code image} (an existing file of at least 16 MiB and one sector) with
      * {@code passphrase} in key slot 0, and returns its header information.
      */

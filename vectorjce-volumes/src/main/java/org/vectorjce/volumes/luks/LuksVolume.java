@@ -164,6 +164,19 @@ public final class LuksVolume implements Volume {
     }
 
     /**
+     * {@link #addKeySlot(byte[], KeySlotOptions)} with the passphrase's UTF-8 bytes (wiped here; the
+     * caller wipes its array), as {@link Builder#passphrase(char[])} reads one.
+     */
+    public int addKeySlot(char[] newPassphrase, KeySlotOptions options) throws IOException, VolumeException {
+        byte[] p = utf8(newPassphrase);
+        try {
+            return addKeySlot(p, options);
+        } finally {
+            Arrays.fill(p, (byte) 0);
+        }
+    }
+
+    /**
      * Removes key slot {@code slot} (cryptsetup's {@code luksKillSlot}; {@code luksRemoveKey} is
      * this with {@link #keySlot()}): the header stops naming it first, then its key material is
      * overwritten with random bytes. Removing the last key slot is allowed here (the caller asks);
@@ -188,6 +201,31 @@ public final class LuksVolume implements Volume {
         int s = layout.changeKeySlot(slot, volumeKey, newPassphrase, options, settings);
         layout = layout(images.header, images.data);
         return s;
+    }
+
+    /**
+     * {@link #changeKeySlot(int, byte[], KeySlotOptions)} with the passphrase's UTF-8 bytes (wiped
+     * here; the caller wipes its array).
+     */
+    public int changeKeySlot(int slot, char[] newPassphrase, KeySlotOptions options)
+            throws IOException, VolumeException {
+        byte[] p = utf8(newPassphrase);
+        try {
+            return changeKeySlot(slot, p, options);
+        } finally {
+            Arrays.fill(p, (byte) 0);
+        }
+    }
+
+    /** {@code passphrase} as UTF-8 bytes in a new array (the encoder's own buffer wiped): the one rule for secrets given as text. */
+    static byte[] utf8(char[] passphrase) {
+        ByteBuffer b = StandardCharsets.UTF_8.encode(CharBuffer.wrap(passphrase));
+        byte[] p = new byte[b.remaining()];
+        b.get(p);
+        if (b.hasArray()) {
+            Arrays.fill(b.array(), (byte) 0);
+        }
+        return p;
     }
 
     private void ensureWritable() throws VolumeException {
@@ -316,13 +354,7 @@ public final class LuksVolume implements Volume {
 
         /** The passphrase, encoded as UTF-8 (copied; wiped by {@link #open()}). */
         public Builder passphrase(char[] passphrase) {
-            ByteBuffer b = StandardCharsets.UTF_8.encode(CharBuffer.wrap(passphrase));
-            byte[] p = new byte[b.remaining()];
-            b.get(p);
-            if (b.hasArray()) {
-                Arrays.fill(b.array(), (byte) 0);
-            }
-            return setPassphrase(p);
+            return setPassphrase(utf8(passphrase));
         }
 
         /** The passphrase as bytes (copied; wiped by {@link #open()}). */
