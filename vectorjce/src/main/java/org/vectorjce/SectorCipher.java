@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.vectorjce.internal.mode.ModeRules;
 import org.vectorjce.internal.sector.IvGenerator;
@@ -281,7 +282,7 @@ public final class SectorCipher implements AutoCloseable {
                     + (mode.equals("LRW") ? "benbi" : mode.equals("CBC") ? "essiv:sha256" : "plain64") + ")");
         }
         String iv = parts[2].toLowerCase(Locale.ROOT);
-        String[] allowed = IvGenerator.allowedInSpecs(mode);
+        List<String> allowed = ModeRules.of(mode).ivGeneratorsInSpecs();
         if (iv.startsWith("essiv:") && (mode.equals("CBC") || mode.equals("XTS"))) {
             if (!iv.substring(6).matches("[a-z0-9][a-z0-9-]*")) {
                 throw new InvalidAlgorithmParameterException("ESSIV hash '" + parts[2].substring(6) + "' in '"
@@ -289,7 +290,7 @@ public final class SectorCipher implements AutoCloseable {
             }
             return new String[] {alg, mode, iv};
         }
-        if (!Arrays.asList(allowed).contains(iv)) {
+        if (!allowed.contains(iv)) {
             throw new InvalidAlgorithmParameterException("IV generator '" + parts[2] + "' in '" + cipherSpec
                     + "' is not one " + parts[1] + " takes: " + String.join(", ", allowed));
         }

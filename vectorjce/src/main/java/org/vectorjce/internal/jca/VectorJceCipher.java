@@ -13,6 +13,7 @@ import java.security.spec.InvalidParameterSpecException;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
@@ -287,8 +288,8 @@ public final class VectorJceCipher extends CipherSpi {
         if (size != 512 && size != 1024 && size != 2048 && size != 4096) {
             throw new InvalidAlgorithmParameterException("Bad sector size " + size + ": 512, 1024, 2048 or 4096 bytes");
         }
-        String[] allowed = IvGenerator.allowed(rules.name());
-        if (!Arrays.asList(allowed).contains(spec.getIvGenerator())) {
+        List<String> allowed = rules.ivGenerators();
+        if (!allowed.contains(spec.getIvGenerator())) {
             throw new InvalidAlgorithmParameterException("IV generator '" + spec.getIvGenerator() + "' is not one "
                     + transformation() + " takes with a SectorParameterSpec: " + String.join(", ", allowed));
         }

@@ -3,6 +3,7 @@ package org.vectorjce.internal.mode;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * CBC (NIST SP 800-38A §6.2). Encryption is serial, one block per kernel call; decryption
@@ -22,6 +23,22 @@ final class CbcMode extends Mode {
     private boolean noEngine;
 
     static final ModeRules RULES = new ModeRules("CBC") {
+        @Override
+        public List<String> ivGenerators() {
+            return List.of("essiv:sha256", "plain", "plain64", "null");
+        }
+
+        /**
+         * Also BitLocker's {@code eboiv} and {@code elephant}, which cryptsetup maps as
+         * {@code aes-cbc-eboiv} and {@code aes-cbc-elephant}: only the sector API takes them, since
+         * they need the sector size the JCA's spec path does not hand over, and elephant also
+         * transforms the data.
+         */
+        @Override
+        public List<String> ivGeneratorsInSpecs() {
+            return List.of("essiv:sha256", "plain", "plain64", "null", "eboiv", "elephant");
+        }
+
         @Override
         public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             return new CbcMode(f.create(key), ops);

@@ -3,6 +3,7 @@ package org.vectorjce.internal.mode;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * LRW (IEEE P1619 draft "LRW-AES"; Linux {@code crypto/lrw.c}): C_j = E(K1, P_j ⊕ T_j) ⊕ T_j with
@@ -30,6 +31,20 @@ final class LrwMode extends TweakedMode {
 
     /** Key = cipher key ‖ the 16-byte K2. */
     static final ModeRules RULES = new ModeRules("LRW") {
+        @Override
+        public List<String> ivGenerators() {
+            return List.of("benbi", "plain64be", "null");
+        }
+
+        /**
+         * Also {@code plain64}: dm-crypt's {@code lrw-plain64}, which gives plain64's bytes to
+         * {@code lrw()} as its block index (QEMU and cryptsetup write it).
+         */
+        @Override
+        public List<String> ivGeneratorsInSpecs() {
+            return List.of("benbi", "plain64be", "null", "plain64");
+        }
+
         @Override
         public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             byte[] k1 = Arrays.copyOfRange(key, 0, key.length - BLOCK);

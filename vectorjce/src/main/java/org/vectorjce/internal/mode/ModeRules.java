@@ -1,6 +1,7 @@
 package org.vectorjce.internal.mode;
 
 import java.util.Arrays;
+import java.util.List;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 
@@ -103,6 +104,22 @@ public abstract class ModeRules {
     /** Whether the mode runs disk sectors as independent messages, each with its IV (XTS, LRW, CBC). */
     public boolean takesSectors() {
         return false;
+    }
+
+    /**
+     * The dm-crypt IV generators a {@code SectorParameterSpec} may name with this mode, in the order
+     * messages list them; empty for the modes that run no sectors.
+     */
+    public List<String> ivGenerators() {
+        return List.of();
+    }
+
+    /**
+     * The generators a dm-crypt cipher specification may name with this mode: {@link #ivGenerators}
+     * and, where dm-crypt has them, its compatibility forms that only the sector API takes.
+     */
+    public List<String> ivGeneratorsInSpecs() {
+        return ivGenerators();
     }
 
     /** The longest message, in bytes. */

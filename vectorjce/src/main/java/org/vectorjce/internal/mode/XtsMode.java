@@ -4,6 +4,7 @@ import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.KernelFactory;
 import org.vectorjce.internal.registry.Kernels;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * XTS (IEEE 1619-2007; NIST SP 800-38E), shaped like Linux {@code crypto/xts.c}: for each chunk,
@@ -46,6 +47,11 @@ public final class XtsMode extends TweakedMode {
      * until the unit ends the last full block and any partial one are held back.
      */
     static final ModeRules RULES = new ModeRules("XTS") {
+        @Override
+        public List<String> ivGenerators() {
+            return List.of("plain", "plain64", "plain64be", "null");
+        }
+
         @Override
         public Mode create(byte[] key, KernelFactory f, BlockPasses ops) {
             int half = key.length / 2;

@@ -64,35 +64,6 @@ public abstract class IvGenerator {
         }
     }
 
-    /** Which generators a mode takes: XTS, LRW, CBC (NoPadding). */
-    public static String[] allowed(String mode) {
-        return switch (mode) {
-            case "XTS" -> new String[] {"plain", "plain64", "plain64be", "null"};
-            case "LRW" -> new String[] {"benbi", "plain64be", "null"};
-            case "CBC" -> new String[] {"essiv:sha256", "plain", "plain64", "null"};
-            default -> new String[0];
-        };
-    }
-
-    /**
-     * Which generators a dm-crypt cipher specification may name with a mode: those of
-     * {@link #allowed}, for LRW also {@code plain64} (dm-crypt's {@code lrw-plain64}, which
-     * gives plain64's bytes to {@code lrw()} as its block index; QEMU and cryptsetup write it),
-     * and for CBC also {@code eboiv} and {@code elephant} (BitLocker's, which cryptsetup maps as
-     * {@code aes-cbc-eboiv} and {@code aes-cbc-elephant}; only the sector API takes them, since they
-     * need the sector size the JCA's spec path does not hand to
-     * {@link #create(String, byte[], KernelFactory)}, and elephant also transforms the data).
-     */
-    public static String[] allowedInSpecs(String mode) {
-        if (mode.equals("LRW")) {
-            return new String[] {"benbi", "plain64be", "null", "plain64"};
-        }
-        if (mode.equals("CBC")) {
-            return new String[] {"essiv:sha256", "plain", "plain64", "null", "eboiv", "elephant"};
-        }
-        return allowed(mode);
-    }
-
     /** Whether the generator {@code name} needs the cipher key (ESSIV hashes it, EBOIV encrypts with it). */
     public static boolean needsKey(String name) {
         return name.startsWith("essiv") || name.equals("eboiv") || name.equals("elephant");

@@ -47,7 +47,7 @@ public final class SectorEngine {
 
     /**
      * A keyed engine: {@code algorithm} AES, Twofish or Serpent, {@code modeName} XTS, LRW, CBC or ECB,
-     * {@code ivName} a generator {@link IvGenerator#allowed} gives for the mode (null for ECB),
+     * {@code ivName} a generator {@code ModeRules.ivGenerators()} gives for the mode (null for ECB),
      * {@code key} of a length the mode takes (the caller checked both, and wipes {@code key}).
      *
      * @throws IllegalArgumentException when the settings give no kernel (the message says why)
