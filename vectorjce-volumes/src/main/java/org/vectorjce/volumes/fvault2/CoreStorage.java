@@ -12,10 +12,10 @@ import java.util.zip.CRC32C;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
 
+import org.vectorjce.RawKey;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
-import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * A FileVault 2 (Core Storage) physical volume's header and encrypted metadata, parsed and checked

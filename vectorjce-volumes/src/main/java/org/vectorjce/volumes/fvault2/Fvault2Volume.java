@@ -1,5 +1,6 @@
 package org.vectorjce.volumes.fvault2;
 
+import org.vectorjce.RawKey;
 import org.vectorjce.volumes.Volume;
 
 import java.io.Closeable;
@@ -30,7 +31,6 @@ import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
-import org.vectorjce.volumes.internal.RawKey;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
 

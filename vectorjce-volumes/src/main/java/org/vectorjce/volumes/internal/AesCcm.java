@@ -8,6 +8,8 @@ import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 
+import org.vectorjce.RawKey;
+
 /**
  * AES-CCM (RFC 3610; NIST SP 800-38C) over one AES-ECB {@code Cipher} of the given provider: the
  * JDK has no CCM, and BitLocker wraps every key (VMK, FVEK, the metadata's validation hash) in

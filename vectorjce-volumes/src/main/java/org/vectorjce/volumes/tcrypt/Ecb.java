@@ -15,7 +15,7 @@ import org.bouncycastle.crypto.engines.DESedeEngine;
 import org.bouncycastle.crypto.engines.GOST3412_2015Engine;
 import org.bouncycastle.crypto.params.KeyParameter;
 
-import org.vectorjce.volumes.internal.RawKey;
+import org.vectorjce.RawKey;
 
 /**
  * One cipher of a TrueCrypt/VeraCrypt chain, keyed, over whole blocks in place (ECB), by

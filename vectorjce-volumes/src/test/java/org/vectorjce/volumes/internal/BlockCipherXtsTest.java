@@ -14,6 +14,7 @@ import org.bouncycastle.crypto.engines.BlowfishEngine;
 import org.bouncycastle.crypto.engines.CamelliaEngine;
 import org.junit.jupiter.api.Test;
 
+import org.vectorjce.RawKey;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.VectorJceProvider;
 

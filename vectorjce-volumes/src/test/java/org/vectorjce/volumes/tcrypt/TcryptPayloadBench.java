@@ -11,9 +11,9 @@ import java.util.Random;
 
 import javax.crypto.Cipher;
 
+import org.vectorjce.RawKey;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.volumes.internal.BlockCipherXts;
-import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * The payload benchmark of bench/tcrypt.sh (a main class, not a test): reads the whole payload

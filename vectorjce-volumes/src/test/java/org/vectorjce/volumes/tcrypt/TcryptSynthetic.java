@@ -12,10 +12,10 @@ import java.util.Random;
 import javax.crypto.Cipher;
 import javax.crypto.spec.IvParameterSpec;
 
+import org.vectorjce.RawKey;
 import org.vectorjce.SectorParameterSpec;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
-import org.vectorjce.volumes.internal.RawKey;
 
 /**
  * A TrueCrypt 7-style volume of any size written here, for tests and the payload benchmark

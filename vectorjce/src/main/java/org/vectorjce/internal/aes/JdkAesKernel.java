@@ -1,6 +1,6 @@
 package org.vectorjce.internal.aes;
 
-import org.vectorjce.internal.key.RawKey;
+import org.vectorjce.RawKey;
 import org.vectorjce.internal.kernel.BlockKernel;
 import org.vectorjce.internal.kernel.Platform;
 import java.security.GeneralSecurityException;
@@ -92,7 +92,7 @@ public final class JdkAesKernel extends BlockKernel {
 
     private JdkAesKernel(byte[] keyBytes) {
         super(NAME);
-        key = new RawKey("AES", keyBytes.clone());
+        key = new RawKey("AES", keyBytes);
     }
 
     /**
