@@ -98,7 +98,7 @@ public final class VectorJceProvider extends Provider {
      *     or a bad value (the message says which)
      */
     @Override
-    public Provider configure(String configArg) {
+    public VectorJceProvider configure(String configArg) {
         try {
             return new VectorJceProvider(settings.apply(configArg));
         } catch (IllegalArgumentException e) {

@@ -7,7 +7,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.bitlk.BitlkVolume;
 import org.vectorjce.volumes.fvault2.Fvault2Volume;
 import org.vectorjce.volumes.luks.LuksVolume;
@@ -150,7 +150,7 @@ public final class Volumes {
         private Path header;
         private boolean hidden, system, readWrite;
         private Executor executor;
-        private Provider provider;
+        private VectorJceProvider provider;
         /** The options given, by name, in the order given: what a format that lacks one is refused with. */
         private final Set<String> given = new LinkedHashSet<>();
 
@@ -279,7 +279,7 @@ public final class Volumes {
         }
 
         /** The VectorJCE provider the payload's ciphers come from (default: a new {@code VectorJceProvider}). */
-        public Builder provider(Provider provider) {
+        public Builder provider(VectorJceProvider provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
             return this;
         }

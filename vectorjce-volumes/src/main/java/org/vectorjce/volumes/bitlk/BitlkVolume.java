@@ -1,6 +1,5 @@
 package org.vectorjce.volumes.bitlk;
 
-import org.vectorjce.volumes.Volume;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -32,6 +30,7 @@ import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
 import org.vectorjce.volumes.bitlk.FveMetadata.Protection;
@@ -78,7 +77,6 @@ import org.vectorjce.volumes.internal.AesCcm;
 public final class BitlkVolume implements Volume {
     /** The largest {@code .BEK} file read (real ones are under 200 bytes). */
     public static final int STARTUP_KEY_MAX = 64 * 1024;
-    private static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
     private static final int OPEN_KEY_HEADER = 12;   // cryptsetup's BITLK_OPEN_KEY_METADATA_LEN
 
     private final SeekableByteChannel image;
@@ -87,13 +85,13 @@ public final class BitlkVolume implements Volume {
     private final FveMetadata meta;
     private final byte[] fvek;
     private final String opener;
-    private final Provider provider;
+    private final VectorJceProvider provider;
     /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
     private final java.util.List<BitlkPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private BitlkVolume(SeekableByteChannel image, boolean ownsImage, FveMetadata meta, BitlkInfo info, byte[] fvek,
-            String opener, Provider provider) {
+            String opener, VectorJceProvider provider) {
         this.image = image;
         this.ownsImage = ownsImage;
         this.meta = meta;
@@ -182,12 +180,9 @@ public final class BitlkVolume implements Volume {
         if (problem != null) {
             throw new UnsupportedVolumeException(problem);
         }
-        if (!(provider instanceof VectorJceProvider vp)) {
-            throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");
-        }
         SectorCipher c;
         try {
-            c = SectorCipher.of(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, vp);
+            c = SectorCipher.of(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, provider);
         } catch (GeneralSecurityException e) {
             throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
                     + fvek.length + "-byte volume key: " + e.getMessage());
@@ -284,7 +279,7 @@ public final class BitlkVolume implements Volume {
         private char[] recovery;
         private byte[] startupKey;
         private byte[] volumeKey;
-        private Provider provider = DEFAULT_PROVIDER;
+        private VectorJceProvider provider;
         private String badPassphraseEncoding;
 
         private Builder(Path path, SeekableByteChannel channel) {
@@ -353,10 +348,20 @@ public final class BitlkVolume implements Volume {
             return this;
         }
 
-        /** The JCA provider of the AES (AES-CCM) and the payload's sector cipher (a {@code VectorJceProvider}). */
-        public Builder provider(Provider p) {
+        /**
+         * The provider of the AES (AES-CCM) and the payload's sector cipher, whose settings they follow (default: a new
+         * {@code VectorJceProvider}).
+         */
+        public Builder provider(VectorJceProvider p) {
             provider = Objects.requireNonNull(p, "provider");
             return this;
+        }
+
+        private VectorJceProvider provider() {
+            if (provider == null) {
+                provider = new VectorJceProvider();
+            }
+            return provider;
         }
 
         private static void wipe(char[] c) {
@@ -381,7 +386,7 @@ public final class BitlkVolume implements Volume {
                 BitlkInfo info = info(m, img.size());
                 String[] opener = new String[1];
                 byte[] fvek = unlock(m, info, opener);
-                BitlkVolume v = new BitlkVolume(img, channel == null, m, info, fvek, opener[0], provider);
+                BitlkVolume v = new BitlkVolume(img, channel == null, m, info, fvek, opener[0], provider());
                 ok = true;
                 return v;
             } finally {
@@ -576,7 +581,7 @@ public final class BitlkVolume implements Volume {
                         + " bytes (16, 24 or 32)");
             }
             byte[] pt = null;
-            try (AesCcm ccm = new AesCcm(provider, key)) {
+            try (AesCcm ccm = new AesCcm(provider(), key)) {
                 pt = ccm.decrypt(w.nonce(), new byte[0], w.data(), 0, w.data().length, w.tag());
                 int size = FveMetadata.u16(pt, 0);
                 if (pt.length <= OPEN_KEY_HEADER || size != pt.length) {
@@ -587,7 +592,7 @@ public final class BitlkVolume implements Volume {
             } catch (AEADBadTagException e) {
                 return null;
             } catch (GeneralSecurityException e) {
-                throw new UnsupportedVolumeException("AES-CCM on the provider " + provider.getName() + " failed: "
+                throw new UnsupportedVolumeException("AES-CCM on the provider " + provider().getName() + " failed: "
                         + e.getMessage());
             } finally {
                 if (pt != null) {
@@ -599,7 +604,7 @@ public final class BitlkVolume implements Volume {
         /** The validation record under the VMK: role 0, type 1, SHA-256 (0x2005) of the metadata block. */
         private void checkValidation(FveMetadata m, byte[] vmk) throws VolumeException {
             byte[] d = null;
-            try (AesCcm ccm = new AesCcm(provider, vmk)) {
+            try (AesCcm ccm = new AesCcm(provider(), vmk)) {
                 Wrapped w = m.validation;
                 d = ccm.decrypt(w.nonce(), new byte[0], w.data(), 0, w.data().length, w.tag());
                 if (FveMetadata.u16(d, 2) != 0 || FveMetadata.u16(d, 4) != 1 || FveMetadata.u16(d, 8) != 0x2005) {
@@ -615,7 +620,7 @@ public final class BitlkVolume implements Volume {
                 throw new CorruptHeaderException("The FVE metadata's validation record does not open under the VMK"
                         + " (AES-CCM tag mismatch)");
             } catch (GeneralSecurityException e) {
-                throw new UnsupportedVolumeException("AES-CCM on the provider " + provider.getName() + " failed: "
+                throw new UnsupportedVolumeException("AES-CCM on the provider " + provider().getName() + " failed: "
                         + e.getMessage());
             } finally {
                 if (d != null) {

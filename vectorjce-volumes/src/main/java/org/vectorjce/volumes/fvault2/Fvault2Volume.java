@@ -1,8 +1,5 @@
 package org.vectorjce.volumes.fvault2;
 
-import org.vectorjce.RawKey;
-import org.vectorjce.volumes.Volume;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +14,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.Provider;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -25,10 +21,12 @@ import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
 import javax.crypto.IllegalBlockSizeException;
 
+import org.vectorjce.RawKey;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
@@ -68,7 +66,6 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * {@link #close()}.
  */
 public final class Fvault2Volume implements Volume {
-    private static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
     private static final int HALF = 16;
 
     private final SeekableByteChannel image;
@@ -76,13 +73,13 @@ public final class Fvault2Volume implements Volume {
     private final Fvault2Info info;
     private final byte[] key;
     private final String opener;
-    private final Provider provider;
+    private final VectorJceProvider provider;
     /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
     private final java.util.List<Fvault2Payload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private Fvault2Volume(SeekableByteChannel image, boolean ownsImage, Fvault2Info info, byte[] key, String opener,
-            Provider provider) {
+            VectorJceProvider provider) {
         this.image = image;
         this.ownsImage = ownsImage;
         this.info = info;
@@ -110,7 +107,7 @@ public final class Fvault2Volume implements Volume {
 
     /** The header's and metadata's fields of an image the caller keeps open. */
     public static Fvault2Info info(SeekableByteChannel image, String name) throws IOException, VolumeException {
-        return info(CoreStorage.read(image, name, DEFAULT_PROVIDER));
+        return info(CoreStorage.read(image, name, new VectorJceProvider()));
     }
 
     /**
@@ -173,12 +170,9 @@ public final class Fvault2Volume implements Volume {
         if (problem != null) {
             throw new CorruptHeaderException(problem);
         }
-        if (!(provider instanceof VectorJceProvider vp)) {
-            throw new UnsupportedVolumeException("The provider " + provider.getName() + " has no sector API");
-        }
         SectorCipher c;
         try {
-            c = SectorCipher.of(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, vp);
+            c = SectorCipher.of(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, provider);
         } catch (GeneralSecurityException e) {
             throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
                     + key.length + "-byte volume key: " + e.getMessage());
@@ -224,7 +218,7 @@ public final class Fvault2Volume implements Volume {
         private final SeekableByteChannel channel;
         private byte[] passphrase;
         private byte[] volumeKey;
-        private Provider provider = DEFAULT_PROVIDER;
+        private VectorJceProvider provider;
         private String badPassphraseEncoding;
 
         private Builder(Path path, SeekableByteChannel channel) {
@@ -266,10 +260,20 @@ public final class Fvault2Volume implements Volume {
             return this;
         }
 
-        /** The JCA provider of the metadata's AES-XTS and the payload's sector cipher (a {@code VectorJceProvider}). */
-        public Builder provider(Provider p) {
+        /**
+         * The provider of the metadata's AES-XTS and the payload's sector cipher, whose settings they follow (default: a new
+         * {@code VectorJceProvider}).
+         */
+        public Builder provider(VectorJceProvider p) {
             provider = Objects.requireNonNull(p, "provider");
             return this;
+        }
+
+        private VectorJceProvider provider() {
+            if (provider == null) {
+                provider = new VectorJceProvider();
+            }
+            return provider;
         }
 
         private static void wipe(byte[] b) {
@@ -284,11 +288,11 @@ public final class Fvault2Volume implements Volume {
             boolean ok = false;
             try {
                 String name = path != null ? path.toString() : "the image";
-                CoreStorage cs = CoreStorage.read(img, name, provider);
+                CoreStorage cs = CoreStorage.read(img, name, provider());
                 Fvault2Info info = info(cs);
                 String[] opener = new String[1];
                 byte[] k = unlock(cs, opener);
-                Fvault2Volume v = new Fvault2Volume(img, channel == null, info, k, opener[0], provider);
+                Fvault2Volume v = new Fvault2Volume(img, channel == null, info, k, opener[0], provider());
                 ok = true;
                 return v;
             } finally {

@@ -44,7 +44,7 @@ final class KdfCost {
     }
 
     /** The cost of a LUKS2 key slot. */
-    static Cost luks2(KeySlotOptions o, int keyBytes) throws VolumeException {
+    static Cost luks2(KeySlotOptions o, int keyBytes, Settings settings) throws VolumeException {
         String type = o.pbkdf == null ? "argon2id" : o.pbkdf;
         if (type.equals("pbkdf2")) {
             return pbkdf2(o, o.hash, keyBytes);
@@ -61,7 +61,7 @@ final class KdfCost {
             return new Cost(type, null, 0, o.forceIterations, ceiling, lanes);
         }
         long[] tm = calibrateArgon2(type.equals("argon2i") ? Argon2.Type.ARGON2I : Argon2.Type.ARGON2ID,
-                o.iterTimeMs, Math.min(ceiling, heapKib()), lanes, keyBytes);
+                o.iterTimeMs, Math.min(ceiling, heapKib()), lanes, keyBytes, settings);
         return new Cost(type, null, 0, tm[0], tm[1], lanes);
     }
 
@@ -98,13 +98,16 @@ final class KdfCost {
         return Math.max(MIN_MEMORY_KIB, free / 1024);
     }
 
-    /** {time, memoryKib} for about {@code targetMs}, memory at most {@code ceiling}. */
-    static long[] calibrateArgon2(Argon2.Type type, long targetMs, long ceiling, int lanes, int keyBytes)
-            throws VolumeException {
+    /**
+     * {time, memoryKib} for about {@code targetMs}, memory at most {@code ceiling}, measured on
+     * Argon2 as {@code settings} run it (their executor and compression).
+     */
+    static long[] calibrateArgon2(Argon2.Type type, long targetMs, long ceiling, int lanes, int keyBytes,
+            Settings settings) throws VolumeException {
         long minMemory = Math.max(MIN_MEMORY_KIB, 8L * lanes);
         ceiling = Math.max(ceiling, minMemory);
         long t = MIN_ARGON2_TIME, m = minMemory;
-        long ms = run(type, t, m, lanes, keyBytes);
+        long ms = run(type, t, m, lanes, keyBytes, settings);
         // 1. a first run long enough to measure
         while (ms < MIN_RUN_MS) {
             long before = m == ceiling ? t : m;
@@ -116,7 +119,7 @@ final class KdfCost {
             if ((m == ceiling ? t : m) == before || t > Integer.MAX_VALUE / 16) {
                 break;
             }
-            ms = run(type, t, m, lanes, keyBytes);
+            ms = run(type, t, m, lanes, keyBytes, settings);
         }
         // 2. scale towards the target, memory first, then time; measure until within ±5 %
         for (int round = 0; round < 8 && (ms < targetMs * 95 / 100 || ms > targetMs * 105 / 100); round++) {
@@ -142,15 +145,16 @@ final class KdfCost {
                 t = Math.max(MIN_ARGON2_TIME, Argon2.MAX_WORK_KIB_PASSES / m);
                 break;
             }
-            ms = run(type, t, m, lanes, keyBytes);
+            ms = run(type, t, m, lanes, keyBytes, settings);
         }
         return new long[] {t, m};
     }
 
-    private static long run(Argon2.Type type, long t, long m, int lanes, int keyBytes) throws VolumeException {
+    private static long run(Argon2.Type type, long t, long m, int lanes, int keyBytes, Settings settings)
+            throws VolumeException {
         byte[] pw = new byte[8], salt = new byte[32];
         long start = System.nanoTime();
-        byte[] out = Argon2.derive("Argon2 calibration", type, pw, salt, t, m, lanes, keyBytes);
+        byte[] out = settings.argon2("Argon2 calibration", type, pw, salt, t, m, lanes, keyBytes);
         long ms = (System.nanoTime() - start) / 1_000_000;
         java.util.Arrays.fill(out, (byte) 0);
         return ms;

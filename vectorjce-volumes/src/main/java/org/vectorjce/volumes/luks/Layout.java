@@ -25,8 +25,11 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
      */
     void luksDump(StringBuilder b, String device, Integer only) throws VolumeException;
 
-    /** The payload's cipher (refused here when unsupported, before any KDF runs). */
-    VolumeCipher payloadCipher() throws VolumeException;
+    /**
+     * The payload's cipher on {@code provider}'s ciphers (refused here when unsupported, before any
+     * KDF runs).
+     */
+    VolumeCipher payloadCipher(org.vectorjce.VectorJceProvider provider) throws VolumeException;
 
     /** The key slots to try, in cryptsetup's order, or only {@code requested} (which must be active). */
     List<Integer> slotsToTry(Integer requested) throws VolumeException;

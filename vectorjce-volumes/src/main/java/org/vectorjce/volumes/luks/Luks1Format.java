@@ -37,6 +37,7 @@ public final class Luks1Format {
     private long iterations = 0;
     private long iterTimeMs = 2000;
     private SecureRandom random;
+    private org.vectorjce.VectorJceProvider provider;
 
     private Luks1Format() {
     }
@@ -90,6 +91,15 @@ public final class Luks1Format {
     }
 
     /**
+     * The provider of the key slot's cipher (default: a new {@code VectorJceProvider}), whose
+     * settings it follows.
+     */
+    public Luks1Format provider(org.vectorjce.VectorJceProvider provider) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        return this;
+    }
+
+    /**
      * {@link #format(Path, byte[])} with the passphrase's UTF-8 bytes (wiped here; the caller wipes
      * its array), as {@link LuksVolume.Builder#passphrase(char[])} reads one.
      */
@@ -112,12 +122,9 @@ public final class Luks1Format {
             throw new VolumeException("Key size " + keyBits + " bits is not a whole number of bytes up to 4096 bits");
         }
         int keyBytes = keyBits / 8;
-        int dash = cipher.indexOf('-');
-        if (dash < 0) {
-            throw new VolumeException("Cipher '" + cipher + "' is not cipher-mode[-iv] (e.g. aes-xts-plain64)");
-        }
-        String name = cipher.substring(0, dash), mode = cipher.substring(dash + 1);
-        VolumeCipher sc = VolumeCipher.parse(name, mode);
+        VolumeCipher sc = VolumeCipher.parse(cipher)
+                .using(provider != null ? provider : new org.vectorjce.VectorJceProvider());
+        String name = sc.luks1Name(), mode = sc.luks1Mode(); // the header's two fields
         sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
         // (decryption: XTS encryption refuses the all-zero key, whose halves are equal)
 

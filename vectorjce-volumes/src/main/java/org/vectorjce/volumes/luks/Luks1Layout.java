@@ -63,8 +63,8 @@ final class Luks1Layout implements Layout {
     }
 
     @Override
-    public VolumeCipher payloadCipher() throws VolumeException {
-        VolumeCipher c = VolumeCipher.parse(h.cipherName, h.cipherMode);
+    public VolumeCipher payloadCipher(org.vectorjce.VectorJceProvider provider) throws VolumeException {
+        VolumeCipher c = VolumeCipher.parse(h.cipherName, h.cipherMode).using(provider);
         HashAlgorithm hash = HashAlgorithm.forLuksName(h.hashSpec);
         if (hash.length() < 20) {
             throw new VolumeException("LUKS1 hash " + h.hashSpec + " is shorter than the 20-byte mk-digest");

@@ -44,6 +44,9 @@ public final class Luks2Format {
     private String label = "";
     private KeySlotOptions slot = KeySlotOptions.defaults();
     private SecureRandom random;
+    private org.vectorjce.VectorJceProvider provider;
+    private java.util.concurrent.Executor executor;
+    private org.vectorjce.volumes.Argon2Compression argon2 = org.vectorjce.volumes.Argon2Compression.DEFAULT;
 
     private Luks2Format() {
     }
@@ -96,6 +99,31 @@ public final class Luks2Format {
     }
 
     /**
+     * The provider of the key slot's cipher (default: a new {@code VectorJceProvider}), whose
+     * settings it follows.
+     */
+    public Luks2Format provider(org.vectorjce.VectorJceProvider provider) {
+        this.provider = Objects.requireNonNull(provider, "provider");
+        return this;
+    }
+
+    /**
+     * Runs Argon2's helper lanes, for the calibration and key slot 0, on {@code executor}, as
+     * {@link LuksVolume.Builder#executor} does when a key slot is added (null, the default:
+     * threads started for each derivation and ended before it returns).
+     */
+    public Luks2Format executor(java.util.concurrent.Executor executor) {
+        this.executor = executor;
+        return this;
+    }
+
+    /** Which Argon2 compression the calibration and key slot 0 run (default {@link org.vectorjce.volumes.Argon2Compression#DEFAULT}). */
+    public Luks2Format argon2Compression(org.vectorjce.volumes.Argon2Compression c) {
+        this.argon2 = Objects.requireNonNull(c, "compression");
+        return this;
+    }
+
+    /**
      * {@link #format(Path, byte[])} with the passphrase's UTF-8 bytes (wiped here; the caller wipes
      * its array), as {@link LuksVolume.Builder#passphrase(char[])} reads one.
      */
@@ -121,7 +149,8 @@ public final class Luks2Format {
         if (label.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 47) {
             throw new VolumeException("The label is longer than 47 bytes");
         }
-        VolumeCipher sc = VolumeCipher.parse(cipher);
+        Settings settings = Settings.of(provider, executor, argon2);
+        VolumeCipher sc = VolumeCipher.parse(cipher).using(settings.provider());
         sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
         HashAlgorithm hash = HashAlgorithm.forLuksName(slot.hash);
         byte[] vk = new byte[keyBytes];
@@ -139,7 +168,7 @@ public final class Luks2Format {
                         + sector + "-byte sectors");
             }
             rnd.nextBytes(vk);
-            KdfCost.Cost cost = KdfCost.luks2(slot, keyBytes);
+            KdfCost.Cost cost = KdfCost.luks2(slot, keyBytes, settings);
             long digestIterations = slot.forceIterations > 0 ? KdfCost.MIN_PBKDF2_ITERATIONS
                     : Math.max(KdfCost.MIN_PBKDF2_ITERATIONS, Luks1Format.calibrate(hash, 125, keyBytes));
             byte[] dSalt = new byte[32];
@@ -148,7 +177,7 @@ public final class Luks2Format {
             long keyslotsSize = DATA_OFFSET - 2 * METADATA;
             long[] area = {2 * METADATA, ((long) keyBytes * 4000 + 4095) / 4096 * 4096};
             Luks2Layout.Stored st = Luks2Layout.newKeySlot(vk, passphrase, cipher, slot.hash, cost, area, rnd,
-                    Settings.DEFAULT);
+                    settings);
             material = st.material();
             Base64.Encoder b64 = Base64.getEncoder();
             String json = "{\"keyslots\":{\"0\":" + st.json() + "},\"tokens\":{},\"segments\":{\"0\":{\"type\":\"crypt\","

@@ -89,7 +89,7 @@ final class Luks2Layout implements Layout {
     }
 
     @Override
-    public VolumeCipher payloadCipher() throws VolumeException {
+    public VolumeCipher payloadCipher(org.vectorjce.VectorJceProvider provider) throws VolumeException {
         if (digest == null) {
             throw new CorruptHeaderException("LUKS2 metadata: no digest is assigned to segment " + segment.id());
         }
@@ -101,7 +101,7 @@ final class Luks2Layout implements Layout {
         if (info.keyBits() == 0) {
             throw new VolumeException("No usable key slot is available (the volume has no key slot left)");
         }
-        VolumeCipher c = VolumeCipher.parse(segment.encryption());
+        VolumeCipher c = VolumeCipher.parse(segment.encryption()).using(provider);
         // The key size against the cipher, before any KDF runs.
         c.decryptor(new byte[info.keyBits() / 8], segment.sectorSize(), segment.ivTweak()).close();
         return c;
@@ -324,7 +324,7 @@ final class Luks2Layout implements Layout {
     private static Stored prepare(L2 l, byte[] vk, byte[] passphrase, KeySlotOptions o, long[] area,
             Settings set) throws VolumeException {
         String enc = l.m().segment().encryption();
-        KdfCost.Cost cost = KdfCost.luks2(o, vk.length);
+        KdfCost.Cost cost = KdfCost.luks2(o, vk.length, set);
         return newKeySlot(vk, passphrase, enc, o.hash, cost, area, o.rng(), set);
     }
 

@@ -1,7 +1,5 @@
 package org.vectorjce.volumes.luks;
 
-import org.vectorjce.volumes.Volume;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +16,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 
+import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
 
@@ -141,7 +141,7 @@ public final class LuksVolume implements Volume {
     @Override
     public SeekableByteChannel payload() throws IOException, VolumeException {
         ensureOpen();
-        PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher().using(settings.provider()), volumeKey, layout.payloadOffset(),
+        PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher(settings.provider()), volumeKey, layout.payloadOffset(),
                 layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
         payloads.removeIf(p -> !p.isOpen());   // those closed by their readers
         payloads.add(c);
@@ -342,7 +342,7 @@ public final class LuksVolume implements Volume {
         private byte[] volumeKey;
         private Integer keySlot;
         private boolean readWrite;
-        private java.security.Provider provider = VolumeCipher.DEFAULT_PROVIDER;
+        private VectorJceProvider provider;
         private java.util.concurrent.Executor executor;
         private Argon2Compression argon2 =
                 Argon2Compression.DEFAULT;
@@ -418,11 +418,10 @@ public final class LuksVolume implements Volume {
         }
 
         /**
-         * The JCA provider of the payload's and the key slots' ciphers (default: a
-         * {@code VectorJceProvider} of the volumes module's own, in its default configuration); a
-         * configured {@code VectorJceProvider} is the usual choice.
+         * The provider of the payload's and the key slots' ciphers, whose settings (kernels, the
+         * constant-time policy) they follow (default: a new {@code VectorJceProvider}).
          */
-        public Builder provider(java.security.Provider provider) {
+        public Builder provider(VectorJceProvider provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
             return this;
         }
@@ -503,12 +502,12 @@ public final class LuksVolume implements Volume {
          */
         public LuksVolume open() throws IOException, VolumeException {
             Opened o = images(readWrite);
-            Settings settings = new Settings(provider, executor, argon2);
+            Settings settings = Settings.of(provider, executor, argon2);
             byte[] vk = null;
             boolean ok = false;
             try {
                 Layout layout = layout(o.header, o.data);
-                layout.payloadCipher(); // refuses an unsupported cipher before any KDF runs
+                layout.payloadCipher(settings.provider()); // refuses an unsupported cipher before any KDF runs
                 int slot = -1;
                 if (volumeKey != null) {
                     if (!layout.isVolumeKey(volumeKey)) {

@@ -1,8 +1,8 @@
 package org.vectorjce.volumes.luks;
 
-import java.security.Provider;
 import java.util.concurrent.Executor;
 
+import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.kdf.Argon2;
 
@@ -11,8 +11,16 @@ import org.vectorjce.volumes.kdf.Argon2;
  * payload and key-slot ciphers, the executor of Argon2's helper lanes (null: threads started for
  * each derivation and ended before it returns) and Argon2's compression.
  */
-record Settings(Provider provider, Executor executor, Argon2Compression argon2) {
-    static final Settings DEFAULT = new Settings(VolumeCipher.DEFAULT_PROVIDER, null, Argon2Compression.DEFAULT);
+record Settings(VectorJceProvider provider, Executor executor, Argon2Compression argon2) {
+    Settings {
+        java.util.Objects.requireNonNull(provider, "provider");
+        java.util.Objects.requireNonNull(argon2, "argon2");
+    }
+
+    /** A provider of the caller's, or a new {@code VectorJceProvider} for null; the other settings as given. */
+    static Settings of(VectorJceProvider provider, Executor executor, Argon2Compression argon2) {
+        return new Settings(provider != null ? provider : new VectorJceProvider(), executor, argon2);
+    }
 
     /** Argon2 as these settings run it. */
     byte[] argon2(String what, Argon2.Type type, byte[] password, byte[] salt, long time, long memoryKib, long lanes,

@@ -3,7 +3,6 @@ package org.vectorjce.volumes.luks;
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
-import java.security.Provider;
 
 import javax.crypto.Cipher;
 
@@ -19,16 +18,13 @@ import org.vectorjce.volumes.kdf.HashAlgorithm;
  * parser refuses, the volume refuses with its message.
  */
 final class VolumeCipher {
-    /** The provider a volume uses when its caller names none. */
-    static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
-
     final String spec;       // e.g. aes-xts-plain64
     final String algorithm;  // AES | Twofish
     final String mode;       // XTS | CBC | LRW | ECB
     final String iv;         // the IV generator, null for ECB
-    final Provider provider; // whose ciphers run it
+    final VectorJceProvider provider; // whose ciphers run it; null until using()
 
-    private VolumeCipher(String spec, String algorithm, String mode, String iv, Provider provider) {
+    private VolumeCipher(String spec, String algorithm, String mode, String iv, VectorJceProvider provider) {
         this.provider = provider;
         this.spec = spec;
         this.algorithm = algorithm;
@@ -36,18 +32,16 @@ final class VolumeCipher {
         this.iv = iv;
     }
 
-    /** {@code aes-xts-plain64}, as LUKS2 and dm-crypt write it. */
-    static VolumeCipher parse(String spec) throws UnsupportedVolumeException {
-        int dash = spec.indexOf('-');
-        if (dash < 0) {
-            throw new UnsupportedVolumeException("Cipher '" + spec + "' is not cipher-mode[-iv] (e.g. aes-xts-plain64)");
-        }
-        return parse(spec.substring(0, dash), spec.substring(dash + 1));
-    }
-
     /** LUKS1's cipher name and mode, e.g. {@code aes} and {@code xts-plain64}. */
     static VolumeCipher parse(String name, String chainMode) throws UnsupportedVolumeException {
-        String spec = name + "-" + chainMode;
+        return parse(name + "-" + chainMode);
+    }
+
+    /**
+     * {@code aes-xts-plain64}, as LUKS2 and dm-crypt write it; not yet bound to a provider
+     * ({@link #using}).
+     */
+    static VolumeCipher parse(String spec) throws UnsupportedVolumeException {
         org.vectorjce.SectorCipher.Spec parts;
         try {
             // The provider's one parser, with dm-crypt's own compatibility forms (an ecb
@@ -56,12 +50,23 @@ final class VolumeCipher {
         } catch (InvalidAlgorithmParameterException e) {
             throw new UnsupportedVolumeException(e.getMessage());
         }
-        return new VolumeCipher(spec, parts.algorithm(), parts.mode(), parts.ivGenerator(), DEFAULT_PROVIDER);
+        return new VolumeCipher(spec, parts.algorithm(), parts.mode(), parts.ivGenerator(), null);
     }
 
-    /** This specification on {@code p}'s ciphers ({@link #parse} gives {@link #DEFAULT_PROVIDER}'s). */
-    VolumeCipher using(Provider p) {
-        return p == provider ? this : new VolumeCipher(spec, algorithm, mode, iv, p);
+    /** This specification on {@code p}'s ciphers. */
+    VolumeCipher using(VectorJceProvider p) {
+        return p == provider ? this : new VolumeCipher(spec, algorithm, mode, iv, java.util.Objects.requireNonNull(p));
+    }
+
+    /** The cipher name LUKS1 stores, e.g. {@code aes}. */
+    String luks1Name() {
+        return algorithm.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The cipher mode LUKS1 stores, e.g. {@code xts-plain64} ({@code ecb} for ECB). */
+    String luks1Mode() {
+        String m = mode.toLowerCase(java.util.Locale.ROOT);
+        return iv == null ? m : m + "-" + iv;
     }
 
     /**
@@ -80,8 +85,8 @@ final class VolumeCipher {
      * the scalar code, already compiled; the payload keeps the provider's own setting.
      */
     VolumeCipher forKeyMaterial() {
-        if (provider instanceof VectorJceProvider p && !"scalar".equals(p.settings().get("arithmetic"))) {
-            return new VolumeCipher(spec, algorithm, mode, iv, p.configure("arithmetic=scalar"));
+        if (!"scalar".equals(provider.settings().get("arithmetic"))) {
+            return new VolumeCipher(spec, algorithm, mode, iv, provider.configure("arithmetic=scalar"));
         }
         return this;
     }
@@ -132,11 +137,8 @@ final class VolumeCipher {
             throw new UnsupportedVolumeException("IV offset " + Long.toUnsignedString(ivOffset) + " is not a whole number of "
                     + sectorSize + "-byte sectors");
         }
-        if (!(provider instanceof VectorJceProvider p)) {
-            throw new UnsupportedVolumeException(spec + ": the provider " + provider.getName() + " has no sector API");
-        }
         try {
-            org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, p,
+            org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, provider,
                     VolumeCipher::essivDigest);
             if (opmode == Cipher.ENCRYPT_MODE && c.encryptionRefusal() != null) {
                 c.close(); // XTS with equal key halves: decryption only

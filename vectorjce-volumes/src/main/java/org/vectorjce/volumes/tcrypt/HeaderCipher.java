@@ -8,7 +8,6 @@ import java.util.List;
 
 
 
-import org.vectorjce.VectorJceProvider;
 
 /**
  * Decrypts the 448 encrypted bytes of a TrueCrypt/VeraCrypt header with one {@link Chain}, as
@@ -21,8 +20,6 @@ import org.vectorjce.VectorJceProvider;
  * ends, so no key schedule of a header key outlives it.
  */
 final class HeaderCipher {
-    /** The provider a volume uses when its caller names none. */
-    static final Provider DEFAULT_PROVIDER = new VectorJceProvider();
     static final int LEN = 448;
 
     private HeaderCipher() {

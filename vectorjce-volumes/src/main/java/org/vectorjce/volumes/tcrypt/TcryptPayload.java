@@ -43,7 +43,7 @@ final class TcryptPayload extends SectorPayload {
     }
 
     TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
-            java.security.Provider provider) throws UnsupportedVolumeException {
+            VectorJceProvider provider) throws UnsupportedVolumeException {
         super(size, UNIT, false);
         this.image = image;
         this.offset = offset;
@@ -73,7 +73,7 @@ final class TcryptPayload extends SectorPayload {
     }
 
     /** Cipher {@code i} of the chain as a layer. */
-    private static Layer layer(Chain chain, int i, byte[] keyArea, java.security.Provider provider)
+    private static Layer layer(Chain chain, int i, byte[] keyArea, VectorJceProvider provider)
             throws GeneralSecurityException, UnsupportedVolumeException {
         String cipher = chain.parts().get(i).cipher();
         String mode = switch (chain.mode()) {
@@ -106,12 +106,9 @@ final class TcryptPayload extends SectorPayload {
                 Arrays.fill(k, (byte) 0);
             }
         }
-        if (!(provider instanceof VectorJceProvider vp)) {
-            throw new UnsupportedVolumeException(chain + ": the provider " + provider.getName() + " has no sector API");
-        }
         byte[] k = chain.partKey(i, keyArea);
         try {
-            SectorCipher c = SectorCipher.of(cipher + "-" + mode, k, UNIT, false, vp);
+            SectorCipher c = SectorCipher.of(cipher + "-" + mode, k, UNIT, false, provider);
             return new Layer() {
                 @Override
                 public void decrypt(long unit, byte[] b, int off, int len) {

@@ -1,6 +1,5 @@
 package org.vectorjce.volumes.tcrypt;
 
-import org.vectorjce.volumes.Volume;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.Provider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,9 +20,11 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
+import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.Argon2Compression;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
 
@@ -73,13 +73,13 @@ public final class TcryptVolume implements Volume {
     private final TcryptInfo info;
     private final Chain chain;
     private final byte[] keyArea;
-    private final Provider provider;
+    private final VectorJceProvider provider;
     /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
     private final java.util.List<TcryptPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea,
-            Provider provider) {
+            VectorJceProvider provider) {
         this.provider = provider;
         this.image = image;
         this.ownsImage = ownsImage;
@@ -172,7 +172,7 @@ public final class TcryptVolume implements Volume {
         private String hash, cipher;
         private int threads = Runtime.getRuntime().availableProcessors();
         private Executor executor;
-        private Provider provider = HeaderCipher.DEFAULT_PROVIDER;
+        private VectorJceProvider provider;
         private Argon2Compression argon2 = Argon2Compression.DEFAULT;
 
         private Builder(Path path, SeekableByteChannel channel) {
@@ -313,13 +313,19 @@ public final class TcryptVolume implements Volume {
         }
 
         /**
-         * The JCA provider of the AES, Twofish and Serpent ciphers, for the header trials and the payload
-         * (default: a {@code VectorJceProvider} of the volumes module's own, in its default
-         * configuration); a configured {@code VectorJceProvider} is the usual choice.
+         * The provider of the AES, Twofish and Serpent ciphers, for the header trials and the
+         * payload, whose settings they follow (default: a new {@code VectorJceProvider}).
          */
-        public Builder provider(Provider provider) {
+        public Builder provider(VectorJceProvider provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
             return this;
+        }
+
+        private VectorJceProvider provider() {
+            if (provider == null) {
+                provider = new VectorJceProvider();
+            }
+            return provider;
         }
 
         /** Which Argon2 compression VeraCrypt's Argon2id rows run (default {@link Argon2Compression#DEFAULT}). */
@@ -411,7 +417,7 @@ public final class TcryptVolume implements Volume {
                     }
                     tried = true;
                     HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads,
-                            provider, executor, argon2);
+                            provider(), executor, argon2);
                     if (m != null) {
                         return opened(img, hdr != img, m, at, KINDS[(int) where.get(i)[1]]);
                     }
@@ -482,7 +488,7 @@ public final class TcryptVolume implements Volume {
                         h.sectorSize, h.dataOffset, h.volumeSize, h.hiddenVolumeSize, k.name(), k.hashName(),
                         k.argon2() ? m.argon2Cost()[0] : m.iterations(), k.argon2() ? m.argon2Cost()[1] : 0,
                         c.name(), c.mode().cryptsetupName, c.keySize() * 8, offset, size, iv);
-                return new TcryptVolume(img, channel == null, info, c, h.keys.clone(), provider);
+                return new TcryptVolume(img, channel == null, info, c, h.keys.clone(), provider());
             } finally {
                 h.wipe(); // the volume holds its own copy of the key area
             }

@@ -39,7 +39,7 @@ class LegacyCbcTest {
                 for (int s = 0; s < sectors; s++) {
                     encryptSector(chain, area, b, s * 512, first + s);
                 }
-                List<TcryptPayload.Layer> layers = LegacyCbc.layers(HeaderCipher.DEFAULT_PROVIDER, chain, area);
+                List<TcryptPayload.Layer> layers = LegacyCbc.layers(new org.vectorjce.VectorJceProvider(), chain, area);
                 for (int i = layers.size() - 1; i >= 0; i--) {
                     layers.get(i).decrypt(first, b, 0, b.length);
                 }
@@ -54,7 +54,7 @@ class LegacyCbcTest {
         List<Chain.Part> parts = chain.parts();
         Ecb[] c = new Ecb[parts.size()];
         for (int i = 0; i < c.length; i++) {
-            c[i] = Ecb.of(HeaderCipher.DEFAULT_PROVIDER, parts.get(i).cipher(), area, parts.get(i).keyOffset(),
+            c[i] = Ecb.of(new org.vectorjce.VectorJceProvider(), parts.get(i).cipher(), area, parts.get(i).keyOffset(),
                     parts.get(i).keySize());
         }
         boolean outer = c.length > 1 && Arrays.stream(c).allMatch(x -> x.blockSize() == c[0].blockSize());

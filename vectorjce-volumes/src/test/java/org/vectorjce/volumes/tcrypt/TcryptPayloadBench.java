@@ -60,7 +60,7 @@ public final class TcryptPayloadBench {
                     r.nextBytes(k);
                     if (Ecb.PROVIDER.contains(c)) {
                         String alg = Ecb.jcaName(c);
-                        Cipher x = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
+                        Cipher x = Cipher.getInstance(alg + "/XTS/NoPadding", new org.vectorjce.VectorJceProvider());
                         RawKey key = new RawKey(alg, k);
                         bare.add((unit, b) -> {
                             x.init(Cipher.DECRYPT_MODE, key, new SectorParameterSpec("plain64", unit, 512));

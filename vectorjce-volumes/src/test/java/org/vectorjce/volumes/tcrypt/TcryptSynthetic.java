@@ -102,7 +102,7 @@ final class TcryptSynthetic {
                 continue;
             }
             String alg = Ecb.jcaName(cipher);
-            Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", HeaderCipher.DEFAULT_PROVIDER);
+            Cipher c = Cipher.getInstance(alg + "/XTS/NoPadding", new org.vectorjce.VectorJceProvider());
             if (unit == null) {
                 c.init(Cipher.ENCRYPT_MODE, new RawKey(alg, k), new IvParameterSpec(new byte[16]));
             } else {
