@@ -2,7 +2,6 @@ package org.vectorjce.volumes.luks;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 
@@ -35,12 +34,15 @@ final class KeySlotWriter {
         byte[] split = AfSplitter.split(vk, STRIPES, afHash, rnd);
         byte[] m = Arrays.copyOf(split, (split.length + 511) / 512 * 512);
         Arrays.fill(split, (byte) 0);
-        try (VolumeCipher.SectorRuns e = cipher.forKeyMaterial().encryptor(areaKey, 512, 0)) {
-            e.apply(m, 0, m.length, 0);
+        boolean done = false;
+        try (org.vectorjce.SectorCipher e = cipher.keyMaterial(areaKey, true)) {
+            e.encrypt(0, m, 0, m.length);
+            done = true;
             return m;
-        } catch (GeneralSecurityException ex) {
-            Arrays.fill(m, (byte) 0);
-            throw new VolumeException("Encrypting the key material failed: " + ex.getMessage());
+        } finally {
+            if (!done) {
+                Arrays.fill(m, (byte) 0);
+            }
         }
     }
 

@@ -1,7 +1,6 @@
 package org.vectorjce.volumes.luks;
 
 import java.io.IOException;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.List;
@@ -77,8 +76,8 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
         byte[] material = a.image().read(a.areaName(), a.offset(), a.length());
         byte[] derived = a.kdf().derive(passphrase);
         byte[] key = null;
-        try (VolumeCipher.SectorRuns d = a.cipher().forKeyMaterial().decryptor(derived, 512, 0)) {
-            d.apply(material, 0, material.length, 0);
+        try (org.vectorjce.SectorCipher d = a.cipher().keyMaterial(derived, false)) {
+            d.decrypt(0, material, 0, material.length);
             key = AfSplitter.merge(material, a.keyBytes(), a.stripes(), a.afHash());
             if (isVolumeKey(key)) {
                 byte[] r = key;
@@ -86,8 +85,6 @@ sealed interface Layout permits Luks1Layout, Luks2Layout {
                 return r;
             }
             return null;
-        } catch (GeneralSecurityException e) {
-            throw new VolumeException(a.what() + ": decryption failed: " + e.getMessage());
         } finally {
             Arrays.fill(derived, (byte) 0);
             Arrays.fill(material, (byte) 0);

@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Objects;
@@ -125,8 +124,7 @@ public final class Luks1Format {
         VolumeCipher sc = VolumeCipher.parse(cipher)
                 .using(provider != null ? provider : new org.vectorjce.VectorJceProvider());
         String name = sc.luks1Name(), mode = sc.luks1Mode(); // the header's two fields
-        sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
-        // (decryption: XTS encryption refuses the all-zero key, whose halves are equal)
+        sc.checkKey(keyBytes, 512, 0); // the key size against the cipher, before anything
 
         // Layout as cryptsetup's LUKS_generate_phdr: areas of ceil(keyBytes * 4000 / 512) sectors,
         // each aligned to 8 sectors (4 KiB), from sector 8; the payload aligned to 2048 sectors.
@@ -159,10 +157,8 @@ public final class Luks1Format {
             byte[] split = AfSplitter.split(vk, Luks1Header.STRIPES, hash, rnd);
             material = Arrays.copyOf(split, (int) (areaSectors * 512));
             Arrays.fill(split, (byte) 0);
-            try (VolumeCipher.SectorRuns e = sc.forKeyMaterial().encryptor(derived, 512, 0)) {
-                e.apply(material, 0, material.length, 0);
-            } catch (GeneralSecurityException ex) {
-                throw new VolumeException("Encrypting the key material failed: " + ex.getMessage());
+            try (org.vectorjce.SectorCipher e = sc.keyMaterial(derived, true)) {
+                e.encrypt(0, material, 0, material.length);
             }
 
             ByteBuffer phdr = ByteBuffer.allocate(Luks1Header.SIZE);

@@ -70,7 +70,7 @@ final class Luks1Layout implements Layout {
             throw new VolumeException("LUKS1 hash " + h.hashSpec + " is shorter than the 20-byte mk-digest");
         }
         // Checks the key size against the cipher before any KDF runs.
-        c.decryptor(new byte[h.keyBytes], 512, 0).close();
+        c.checkKey(h.keyBytes, 512, 0);
         return c;
     }
 

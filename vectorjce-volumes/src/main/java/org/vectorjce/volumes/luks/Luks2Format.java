@@ -151,7 +151,7 @@ public final class Luks2Format {
         }
         Settings settings = Settings.of(provider, executor, argon2);
         VolumeCipher sc = VolumeCipher.parse(cipher).using(settings.provider());
-        sc.decryptor(new byte[keyBytes], 512, 0).close(); // the key size against the cipher, before anything
+        sc.checkKey(keyBytes, 512, 0); // the key size against the cipher, before anything
         HashAlgorithm hash = HashAlgorithm.forLuksName(slot.hash);
         byte[] vk = new byte[keyBytes];
         byte[] material = null;

@@ -103,7 +103,7 @@ final class Luks2Layout implements Layout {
         }
         VolumeCipher c = VolumeCipher.parse(segment.encryption()).using(provider);
         // The key size against the cipher, before any KDF runs.
-        c.decryptor(new byte[info.keyBits() / 8], segment.sectorSize(), segment.ivTweak()).close();
+        c.checkKey(info.keyBits() / 8, segment.sectorSize(), segment.ivTweak());
         return c;
     }
 

@@ -56,7 +56,7 @@ public final class LuksVolume implements Volume {
     private final byte[] volumeKey;
     private final int keySlot;
     /** Every payload channel handed out (payload() may be called from several threads), closed with the volume. */
-    private final List<PayloadChannel> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<SeekableByteChannel> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Settings settings;
     private boolean open = true;
 
@@ -141,8 +141,8 @@ public final class LuksVolume implements Volume {
     @Override
     public SeekableByteChannel payload() throws IOException, VolumeException {
         ensureOpen();
-        PayloadChannel c = PayloadChannel.open(images.data, layout.payloadCipher(settings.provider()), volumeKey, layout.payloadOffset(),
-                layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
+        SeekableByteChannel c = layout.payloadCipher(settings.provider()).payload(images.data.channel, volumeKey,
+                layout.payloadOffset(), layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
         payloads.removeIf(p -> !p.isOpen());   // those closed by their readers
         payloads.add(c);
         return c;
@@ -243,7 +243,7 @@ public final class LuksVolume implements Volume {
         }
         open = false;
         Arrays.fill(volumeKey, (byte) 0);
-        for (PayloadChannel p : payloads) {
+        for (SeekableByteChannel p : payloads) {
             p.close();
         }
         images.close();

@@ -1,11 +1,14 @@
 package org.vectorjce.volumes.luks;
 
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 
-import javax.crypto.Cipher;
-
+import org.vectorjce.RawKey;
+import org.vectorjce.SectorChannel;
+import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
@@ -42,11 +45,11 @@ final class VolumeCipher {
      * ({@link #using}).
      */
     static VolumeCipher parse(String spec) throws UnsupportedVolumeException {
-        org.vectorjce.SectorCipher.Spec parts;
+        SectorCipher.Spec parts;
         try {
             // The provider's one parser, with dm-crypt's own compatibility forms (an ecb
             // specification's IV generator is ignored, as dm-crypt and QEMU's ecb-plain64 need).
-            parts = org.vectorjce.SectorCipher.parseSpec(spec);
+            parts = SectorCipher.parseSpec(spec);
         } catch (InvalidAlgorithmParameterException e) {
             throw new UnsupportedVolumeException(e.getMessage());
         }
@@ -70,12 +73,38 @@ final class VolumeCipher {
     }
 
     /**
-     * A decryptor of whole sectors with {@code key} (copied): sector {@code s} of a run has the IV
-     * of 512-byte sector {@code s × sectorSize / 512 + ivOffset} (dm-crypt without
-     * {@code iv_large_sectors}, as LUKS uses it).
+     * Checks {@code keyBytes} and the sectors against this specification before any KDF runs: a
+     * sector cipher keyed with zeros (for decryption: XTS encryption refuses the all-zero key,
+     * whose halves are equal), made and closed.
      */
-    SectorRuns decryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
-        return crypter(key, sectorSize, ivOffset, Cipher.DECRYPT_MODE);
+    void checkKey(int keyBytes, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
+        firstSector(sectorSize, ivOffset);
+        sectors(new byte[keyBytes], sectorSize, false).close();
+    }
+
+    /**
+     * The payload {@code [offset, offset + size)} of {@code image}, whole sectors of
+     * {@code sectorSize} bytes whose IVs count 512-byte sectors from {@code ivOffset} (dm-crypt
+     * without {@code iv_large_sectors}, as LUKS uses it), under {@code key} (copied): the
+     * provider's {@code SectorChannel} over a window of the image, read-only unless
+     * {@code writable}, leaving the image open on close.
+     */
+    SeekableByteChannel payload(SeekableByteChannel image, byte[] key, long offset, long size, int sectorSize,
+            long ivOffset, boolean writable) throws IOException, UnsupportedVolumeException {
+        long first = firstSector(sectorSize, ivOffset);
+        RawKey k = new RawKey(algorithm, key);
+        try {
+            SectorChannel.Builder b = SectorChannel.builder(image, spec, k, sectorSize).firstSector(first)
+                    .provider(provider).essivHash(VolumeCipher::essivDigest).window(offset, size).keepImageOpen();
+            return (writable ? b : b.readOnly()).open();
+        } catch (InvalidKeyException e) {
+            throw new UnsupportedVolumeException("A " + key.length * 8 + "-bit key is not valid for " + spec
+                    + (writable ? " when writing: " + e.getMessage() : ""));
+        } catch (GeneralSecurityException e) {
+            throw new UnsupportedVolumeException(spec + " with " + sectorSize + "-byte sectors: " + e.getMessage());
+        } finally {
+            k.destroy();
+        }
     }
 
     /**
@@ -91,9 +120,13 @@ final class VolumeCipher {
         return this;
     }
 
-    /** As {@link #decryptor}, encrypting (for key material and a writable payload). */
-    SectorRuns encryptor(byte[] key, int sectorSize, long ivOffset) throws UnsupportedVolumeException {
-        return crypter(key, sectorSize, ivOffset, Cipher.ENCRYPT_MODE);
+    /**
+     * A key slot's area cipher with {@code key} (copied): 512-byte sectors from 0, on
+     * {@link #forKeyMaterial}'s provider; for encryption also refused where the key is (XTS with
+     * equal halves). The caller closes it.
+     */
+    SectorCipher keyMaterial(byte[] key, boolean encrypt) throws UnsupportedVolumeException {
+        return forKeyMaterial().sectors(key, 512, encrypt);
     }
 
     /**
@@ -131,20 +164,23 @@ final class VolumeCipher {
         return c;
     }
 
-    private SectorRuns crypter(byte[] key, int sectorSize, long ivOffset, int opmode) throws UnsupportedVolumeException {
+    private static long firstSector(int sectorSize, long ivOffset) throws UnsupportedVolumeException {
         int per = sectorSize / 512;
-        if (Long.remainderUnsigned(ivOffset, per) != 0) {
+        if (per <= 0 || Long.remainderUnsigned(ivOffset, per) != 0) {
             throw new UnsupportedVolumeException("IV offset " + Long.toUnsignedString(ivOffset) + " is not a whole number of "
                     + sectorSize + "-byte sectors");
         }
+        return Long.divideUnsigned(ivOffset, per);
+    }
+
+    private SectorCipher sectors(byte[] key, int sectorSize, boolean encrypt) throws UnsupportedVolumeException {
         try {
-            org.vectorjce.SectorCipher c = org.vectorjce.SectorCipher.of(spec, key, sectorSize, false, provider,
-                    VolumeCipher::essivDigest);
-            if (opmode == Cipher.ENCRYPT_MODE && c.encryptionRefusal() != null) {
+            SectorCipher c = SectorCipher.of(spec, key, sectorSize, false, provider, VolumeCipher::essivDigest);
+            if (encrypt && c.encryptionRefusal() != null) {
                 c.close(); // XTS with equal key halves: decryption only
                 throw new InvalidKeyException("equal XTS key halves");
             }
-            return new SectorRuns(c, Long.divideUnsigned(ivOffset, per), opmode == Cipher.ENCRYPT_MODE);
+            return c;
         } catch (InvalidKeyException e) {
             throw new UnsupportedVolumeException("A " + key.length * 8 + "-bit key is not valid for " + spec);
         } catch (GeneralSecurityException e) {
@@ -155,50 +191,5 @@ final class VolumeCipher {
     @Override
     public String toString() {
         return spec;
-    }
-
-    /**
-     * Runs of whole sectors in place, in the one direction it was made for ({@link #decryptor} or
-     * {@link #encryptor}), on the provider's sector API (no {@code Cipher.init} per run). Not
-     * thread-safe.
-     */
-    static final class SectorRuns implements AutoCloseable {
-        private final org.vectorjce.SectorCipher cipher;
-        private final long firstSector;
-        private final boolean encrypt;
-
-        private SectorRuns(org.vectorjce.SectorCipher cipher, long firstSector, boolean encrypt) {
-            this.cipher = cipher;
-            this.firstSector = firstSector;
-            this.encrypt = encrypt;
-        }
-
-        int sectorSize() {
-            return cipher.sectorSize();
-        }
-
-        /**
-         * Decrypts or encrypts {@code len} bytes (whole sectors) at {@code off}, the run's first
-         * sector being {@code sector}.
-         */
-        void apply(byte[] buf, int off, int len, long sector) throws GeneralSecurityException {
-            if (len % cipher.sectorSize() != 0) {
-                throw new IllegalArgumentException(len + " bytes: not whole sectors");
-            }
-            if (encrypt) {
-                if (cipher.encryptionRefusal() != null) {
-                    throw new InvalidKeyException(cipher.encryptionRefusal());
-                }
-                cipher.encrypt(firstSector + sector, buf, off, len);
-            } else {
-                cipher.decrypt(firstSector + sector, buf, off, len);
-            }
-        }
-
-        /** Wipes the key schedules. */
-        @Override
-        public void close() {
-            cipher.close();
-        }
     }
 }
