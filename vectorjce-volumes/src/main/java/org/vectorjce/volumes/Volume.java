@@ -29,8 +29,8 @@ public interface Volume extends Closeable {
     }
 
     /**
-     * Whether the payload refuses writes: always for BitLocker, FileVault 2 and TrueCrypt/VeraCrypt
-     * here (the default), for LUKS unless it was opened for writing.
+     * Whether the payload refuses writes: always for BitLocker and FileVault 2 here (the default),
+     * for LUKS and TrueCrypt/VeraCrypt unless they were opened for writing.
      */
     default boolean readOnly() {
         return true;

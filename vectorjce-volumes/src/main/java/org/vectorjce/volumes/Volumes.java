@@ -264,7 +264,7 @@ public final class Volumes {
             return this;
         }
 
-        /** Opens the payload for writing: LUKS only here. */
+        /** Opens the payload for writing: LUKS and TrueCrypt/VeraCrypt (XTS and LRW chains). */
         public Builder readWrite() {
             readWrite = true;
             given.add("read-write");
@@ -400,7 +400,8 @@ public final class Volumes {
         }
 
         private Volume tcrypt() throws IOException, VolumeException {
-            only(VolumeFormat.TCRYPT, "passphrase", "key file", "PIM", "header", "hidden", "system", "executor");
+            only(VolumeFormat.TCRYPT, "passphrase", "key file", "PIM", "header", "hidden", "system", "executor",
+                    "read-write");
             TcryptVolume.Builder b = imagePath != null ? TcryptVolume.at(imagePath) : TcryptVolume.of(imageChannel);
             if (passphraseChars != null) {
                 b.passphrase(passphraseChars);
@@ -417,6 +418,9 @@ public final class Volumes {
                 b.header(header);
             }
             b.hidden(hidden).system(system);
+            if (readWrite) {
+                b.readWrite();
+            }
             if (executor != null) {
                 b.executor(executor);
             }

@@ -103,8 +103,11 @@ class VolumesTest {
                 () -> Volumes.open(luks1).passphrase(PW).startupKey(new byte[124]).open());
         assertTrue(e.getMessage().contains("LUKS1 volume takes no startup key"), e.getMessage());
         e = assertThrows(UnsupportedVolumeException.class,
-                () -> Volumes.open(random).type(VolumeFormat.TCRYPT).passphrase(PW).readWrite().open());
-        assertTrue(e.getMessage().contains("TrueCrypt/VeraCrypt volume takes no read-write"), e.getMessage());
+                () -> Volumes.open(random).type(VolumeFormat.BITLK).passphrase(PW).readWrite().open());
+        assertTrue(e.getMessage().contains("BitLocker volume takes no read-write"), e.getMessage());
+        e = assertThrows(UnsupportedVolumeException.class,
+                () -> Volumes.open(random).type(VolumeFormat.FVAULT2).passphrase(PW).readWrite().open());
+        assertTrue(e.getMessage().contains("FileVault 2 volume takes no read-write"), e.getMessage());
         e = assertThrows(UnsupportedVolumeException.class,
                 () -> Volumes.open(luks2).passphrase(PW).keyFile(random).keyFile(luks1).open());
         assertTrue(e.getMessage().contains("one key file, not 2"), e.getMessage());

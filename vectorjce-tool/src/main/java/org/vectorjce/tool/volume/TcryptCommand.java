@@ -138,9 +138,15 @@ public final class TcryptCommand {
 
     /**
      * Unlocks {@code image} with the options ({@code o}: the tcrypt group, null when none was given)
-     * and the password from standard input or a prompt.
+     * and the password from standard input or a prompt; for writing when {@code write}.
      */
     TcryptVolume open(Path image, Options o, List<Path> keyFiles, Path header, Integer threads)
+            throws IOException, VolumeException, UsageException {
+        return open(image, o, keyFiles, header, threads, false);
+    }
+
+    /** {@link #open(Path, Options, List, Path, Integer)}, the payload writable when {@code write}. */
+    TcryptVolume open(Path image, Options o, List<Path> keyFiles, Path header, Integer threads, boolean write)
             throws IOException, VolumeException, UsageException {
         check(image, o, threads);
         if (o == null) {
@@ -153,6 +159,9 @@ public final class TcryptCommand {
         }
         if (threads != null) {
             b.threads(threads);
+        }
+        if (write) {
+            b.readWrite();
         }
         for (Path k : keyFiles) {
             b.keyFile(k);

@@ -360,7 +360,8 @@ public final class VolumeMain implements Callable<Integer> {
         /**
          * Unlocks {@code image} as the options say, whatever its format: the one place a verb that
          * works on the {@link Volume} itself ({@code serve}, {@code mount}) turns the command line
-         * into one. {@code write}: open a LUKS volume for writing (the other formats are read-only).
+         * into one. {@code write}: open a LUKS or TrueCrypt/VeraCrypt volume for writing (BitLocker
+         * and FileVault 2 are read-only).
          */
         Volume unlock(String verb, Path image, boolean write) throws Exception {
             if (bitlk(image)) {
@@ -371,7 +372,7 @@ public final class VolumeMain implements Callable<Integer> {
                         fvPassphrase(), true);
             }
             if (tcrypt()) {
-                return tc().open(image, tcrypt, keyFiles, header, threads);
+                return tc().open(image, tcrypt, keyFiles, header, threads, write);
             }
             luks(verb, image);
             try {
@@ -545,8 +546,9 @@ public final class VolumeMain implements Callable<Integer> {
 
     @Command(name = "serve", sortOptions = false, description = {"Serves the plaintext of IMAGE over NBD (the "
             + "Network Block Device protocol) until SIGINT or SIGTERM, for nbdinfo, nbdcopy, nbdfuse, qemu-img, "
-            + "qemu-nbd's clients, fio or the Linux nbd driver: read-write for LUKS (unless --read-only), read-only for "
-            + "TrueCrypt/VeraCrypt, BitLocker and FileVault 2 (writes answered EPERM). It prints the URI to connect "
+            + "qemu-nbd's clients, fio or the Linux nbd driver: read-write for LUKS and TrueCrypt/VeraCrypt (unless "
+            + "--read-only; TrueCrypt's pre-4.0 CBC volumes need it), read-only for BitLocker and FileVault 2 "
+            + "(writes answered EPERM). It prints the URI to connect "
             + "to on standard output. The volume is unlocked as test unlocks it.",
             "", "On SIGINT or SIGTERM it finishes the requests in flight, flushes the image, closes the volume "
             + "(its key wiped), removes the socket and exits 0. A second serve of the same image is refused "
@@ -583,7 +585,8 @@ public final class VolumeMain implements Callable<Integer> {
 
     @Command(name = "mount", sortOptions = false, description = {"Shows the plaintext of IMAGE as the one file "
             + "DIR/NAME (NAME: IMAGE's file name) of a FUSE mount, until fusermount3 -u DIR, SIGINT or SIGTERM: "
-            + "read-write for LUKS (unless --read-only), read-only for the other formats. It prints the file's "
+            + "read-write for LUKS and TrueCrypt/VeraCrypt (unless --read-only), read-only for BitLocker and "
+            + "FileVault 2. It prints the file's "
             + "path on standard output. The volume is unlocked as test unlocks it.",
             "", "Needs Java 22 or newer (bin/volume finds a JDK 25) and libfuse3 with fusermount3 (Debian, "
             + "Ubuntu: apt-get install fuse3); every other verb runs on Java 17. The image is locked as serve "

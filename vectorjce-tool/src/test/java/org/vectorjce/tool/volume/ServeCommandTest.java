@@ -272,6 +272,29 @@ class ServeCommandTest {
     }
 
     @Test
+    void aVeraCryptExportTakesWritesThatDecryptShows(@TempDir Path dir) throws Exception {
+        TestImages.assumeTool("nbdinfo");
+        TestImages.assumeTool("qemu-io");
+        Path img = dir.resolve("vc.img");
+        Files.copy(org.vectorjce.volumes.tcrypt.TcryptFilesAccess.images().resolve("vc_1-sha512-xts-aes"), img);
+        String pw = org.vectorjce.volumes.tcrypt.TcryptFilesAccess.PASSWORD + "\n";
+        byte[] before = decrypt(img, dir, "before.bin", pw, "--type", "tcrypt");
+        byte[] header = java.util.Arrays.copyOf(Files.readAllBytes(img), 131072);
+        int at = 8192, len = 4096 + 512; // a whole unit run and a partial one
+        try (Served s = serve(pw, img.toString(), "--type", "tcrypt", "--socket", dir.resolve("w.sock").toString())) {
+            String info = TestImages.ok(null, "nbdinfo", s.uri()).out();
+            assertTrue(info.contains("is_read_only: false"), info);
+            TestImages.ok(null, "qemu-io", "-f", "raw", "-c", "write -P 0x5a " + at + " " + len, "-c", "flush", s.uri());
+            assertEquals(0, s.stop(), s.err().get());
+        }
+        byte[] after = decrypt(img, dir, "after.bin", pw, "--type", "tcrypt");
+        byte[] expected = before.clone();
+        java.util.Arrays.fill(expected, at, at + len, (byte) 0x5a);
+        assertArrayEquals(expected, after, "the pattern where qemu-io wrote it, nothing else changed");
+        assertArrayEquals(header, java.util.Arrays.copyOf(Files.readAllBytes(img), 131072), "the header is never written");
+    }
+
+    @Test
     void tcpOnAnotherAddressWarns(@TempDir Path dir) throws Exception {
         TestImages.assumeTool("nbdinfo");
         Path img = luks2(dir);

@@ -13,8 +13,11 @@ import java.util.Arrays;
  * runs of up to 1 MiB per cipher call. A read of whole sectors into a heap buffer is read and
  * decrypted in that buffer; other reads go through a work buffer wiped after each run. Closing
  * wipes the work buffer, then the subclass's keys and schedules ({@link #wipe}). A writable
- * subclass writes through {@link #writeAt}, with {@link #work()} and {@link #readSectors}. Not
- * thread-safe.
+ * subclass encrypts ({@link #encrypt}) and writes ciphertext ({@link #writeCiphertext}): whole
+ * sectors are encrypted and written as they come, runs of up to 1 MiB per cipher call; a sector
+ * only partly covered is read, decrypted, patched and re-encrypted. A failed write consumes nothing
+ * of its buffer and leaves the position; each sector it reached holds its old or its new
+ * ciphertext, as far as the image's own writes are whole. Not thread-safe.
  */
 public abstract class SectorPayload extends FixedSizeChannel {
     /** The most bytes one cipher call takes: large enough that the call's set-up is lost in it. */
@@ -65,6 +68,80 @@ public abstract class SectorPayload extends FixedSizeChannel {
 
     /** Decrypts {@code len} bytes (whole sectors from sector {@code sector}) of {@code b} in place. */
     protected abstract void decrypt(byte[] b, int off, int len, long sector) throws GeneralSecurityException;
+
+    /**
+     * Encrypts {@code len} bytes (whole sectors from sector {@code sector}) of {@code b} in place;
+     * called only on a writable payload. Refuses by default.
+     */
+    protected void encrypt(byte[] b, int off, int len, long sector) throws GeneralSecurityException {
+        throw new java.nio.channels.NonWritableChannelException();
+    }
+
+    /**
+     * Writes all of {@code src}, ciphertext of whole sectors, at byte {@code at} of the payload;
+     * called only on a writable payload. Refuses by default.
+     */
+    protected void writeCiphertext(long at, ByteBuffer src) throws IOException {
+        throw new java.nio.channels.NonWritableChannelException();
+    }
+
+    /**
+     * Writes all of {@code b.remaining()} bytes to {@code image} at byte {@code at}: positional
+     * writes on a {@code FileChannel}, else under the channel's lock.
+     */
+    protected static void writeFully(java.nio.channels.SeekableByteChannel image, long at, ByteBuffer b)
+            throws IOException {
+        if (image instanceof java.nio.channels.FileChannel fc) {
+            while (b.hasRemaining()) {
+                at += fc.write(b, at);
+            }
+            return;
+        }
+        synchronized (image) {
+            image.position(at);
+            while (b.hasRemaining()) {
+                image.write(b);
+            }
+        }
+    }
+
+    /** Writes all of {@code src} at {@code position} (inside the payload: checked by the caller). */
+    @Override
+    protected final void writeAt(long position, ByteBuffer src) throws IOException {
+        byte[] w = work();
+        int n = src.remaining();
+        int done = 0, start = src.position();
+        try {
+            while (done < n) {
+                long p = position + done;
+                long s = p / sectorSize;
+                int skip = (int) (p - s * sectorSize);
+                int len = (Math.min(n - done + skip, RUN) + sectorSize - 1) / sectorSize * sectorSize;
+                int take = Math.min(len - skip, n - done);
+                boolean head = skip != 0, tail = (skip + take) % sectorSize != 0;
+                if (head) { // keep the first sector's other bytes
+                    readSectors(s, 0, sectorSize);
+                    decrypt(w, 0, sectorSize, s);
+                }
+                if (tail && (len > sectorSize || !head)) { // and the last one's
+                    long last = s + len / sectorSize - 1;
+                    readSectors(last, len - sectorSize, sectorSize);
+                    decrypt(w, len - sectorSize, sectorSize, last);
+                }
+                src.get(w, skip, take);
+                encrypt(w, 0, len, s);
+                writeCiphertext(s * sectorSize, ByteBuffer.wrap(w, 0, len));
+                done += take;
+            }
+        } catch (GeneralSecurityException e) {
+            throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
+        } finally {
+            Arrays.fill(w, (byte) 0);
+            if (done < n) {
+                src.position(start); // a failed write consumes nothing and moves nothing
+            }
+        }
+    }
 
     /** Wipes the keys and cipher schedules; called once, by the first {@link #close()}. */
     protected abstract void wipe();

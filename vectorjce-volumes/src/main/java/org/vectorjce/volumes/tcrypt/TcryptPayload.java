@@ -14,7 +14,7 @@ import org.vectorjce.volumes.internal.BlockCipherXts;
 import org.vectorjce.volumes.internal.SectorPayload;
 
 /**
- * The plaintext of a TrueCrypt/VeraCrypt volume, read-only: bytes {@code [offset, offset + size)}
+ * The plaintext of a TrueCrypt/VeraCrypt volume: bytes {@code [offset, offset + size)}
  * of the image in 512-byte data units, decrypted by the chain's ciphers from the last to the first
  * (the order dm-crypt's stacked devices take when cryptsetup maps a cascade). Each cipher is the
  * provider's sector API ({@link SectorCipher}, no {@code Cipher.init} per run):
@@ -23,9 +23,12 @@ import org.vectorjce.volumes.internal.SectorPayload;
  * engines under {@link BlockCipherXts} (one block per engine call, so those chains read slower).
  * TrueCrypt before 4.0 is CBC with its sector IV and whitening ({@link LegacyCbc}).
  * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
- * goes through each cipher whole before the next. Writes and truncation throw
- * {@link NonWritableChannelException}; closing wipes the keys, buffers and cipher schedules and
- * leaves the image open (the volume owns it). Not thread-safe.
+ * goes through each cipher whole before the next. Writable when the volume was opened for writing
+ * and the chain is XTS or LRW: a write encrypts with the chain's first cipher first (so that
+ * reading undoes it), as {@link SectorPayload} writes; the pre-4.0 CBC modes are read-only.
+ * Otherwise writes and truncation throw {@link NonWritableChannelException}. Closing wipes the
+ * keys, buffers and cipher schedules and leaves the image open (the volume owns it). Not
+ * thread-safe.
  */
 final class TcryptPayload extends SectorPayload {
     static final int UNIT = 512;
@@ -38,13 +41,27 @@ final class TcryptPayload extends SectorPayload {
     interface Layer {
         void decrypt(long unit, byte[] b, int off, int len) throws GeneralSecurityException;
 
+        /** Encrypts in place; refused by the layers that only read (the pre-4.0 CBC modes). */
+        default void encrypt(long unit, byte[] b, int off, int len) throws GeneralSecurityException {
+            throw new NonWritableChannelException();
+        }
+
         /** Wipes the keys and schedules. */
         void close();
     }
 
     TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
             VectorJceProvider provider) throws UnsupportedVolumeException {
-        super(size, UNIT, false);
+        this(image, chain, keyArea, offset, size, ivOffset, provider, false);
+    }
+
+    /** As the other constructor, writable when {@code writable} (XTS and LRW chains only). */
+    TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
+            VectorJceProvider provider, boolean writable) throws UnsupportedVolumeException {
+        super(size, UNIT, writable);
+        if (writable && chain.mode().legacy()) {
+            throw new UnsupportedVolumeException(chain + ": TrueCrypt's pre-4.0 CBC volumes are read-only here");
+        }
         this.image = image;
         this.offset = offset;
         this.ivOffset = ivOffset;
@@ -96,6 +113,11 @@ final class TcryptPayload extends SectorPayload {
                     }
 
                     @Override
+                    public void encrypt(long unit, byte[] b, int off, int len) {
+                        x.encrypt(unit, b, off, len);
+                    }
+
+                    @Override
                     public void close() {
                         x.close();
                     }
@@ -109,10 +131,19 @@ final class TcryptPayload extends SectorPayload {
         byte[] k = chain.partKey(i, keyArea);
         try {
             SectorCipher c = SectorCipher.of(cipher + "-" + mode, k, UNIT, false, provider);
+            String refusal = c.encryptionRefusal();
             return new Layer() {
                 @Override
                 public void decrypt(long unit, byte[] b, int off, int len) {
                     c.decrypt(unit, b, off, len);
+                }
+
+                @Override
+                public void encrypt(long unit, byte[] b, int off, int len) throws GeneralSecurityException {
+                    if (refusal != null) {
+                        throw new java.security.InvalidKeyException(refusal);
+                    }
+                    c.encrypt(unit, b, off, len);
                 }
 
                 @Override
@@ -141,9 +172,22 @@ final class TcryptPayload extends SectorPayload {
         }
     }
 
+    /** Encrypts in place: the chain's first cipher first, the reverse of {@link #decrypt}. */
+    @Override
+    protected void encrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
+        for (Layer l : layers) {
+            l.encrypt(ivOffset + unit, b, off, len);
+        }
+    }
+
     @Override
     protected void readCiphertext(long p, ByteBuffer b) throws IOException {
         readFully(image, offset + p, b);
+    }
+
+    @Override
+    protected void writeCiphertext(long p, ByteBuffer b) throws IOException {
+        writeFully(image, offset + p, b);
     }
 
     @Override

@@ -29,8 +29,8 @@ import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
 
 /**
- * A TrueCrypt or VeraCrypt volume opened read-only: cryptsetup's {@code --type tcrypt}
- * ({@code tcryptDump}, {@code tcryptOpen --readonly}) in Java.
+ * A TrueCrypt or VeraCrypt volume: cryptsetup's {@code --type tcrypt} ({@code tcryptDump},
+ * {@code tcryptOpen}) in Java, read-only unless opened with {@link Builder#readWrite()}.
  *
  * <pre>
  * try (TcryptVolume v = TcryptVolume.at(image).passphrase(pw).keyFile(kf).pim(485).open()) {
@@ -48,7 +48,7 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * {@link Builder#executor(Executor) executor}. Nothing else runs in the background. The passphrase and the keyfiles make the password as TrueCrypt
  * does ({@link KeyfilePool}). Every chain of cryptsetup's table is read: AES, Twofish, Serpent and
  * their cascades, in XTS or (TrueCrypt 4.x) LRW, on the provider's kernels (the one given to
- * {@link Builder#provider(Provider)}, else a {@code VectorJceProvider} of its own); VeraCrypt's
+ * {@link Builder#provider(VectorJceProvider)}, else a {@code VectorJceProvider} of its own); VeraCrypt's
  * Camellia and Kuznyechik and their cascades with Bouncy Castle's engines under an XTS of this
  * module's; and TrueCrypt before 4.0, CBC with its sector IV and whitening ({@link LegacyCbc}:
  * AES, Twofish, Serpent, their outer-CBC cascades, Blowfish, CAST5, Triple DES and the Blowfish
@@ -59,7 +59,9 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * {@link UnsupportedVolumeException} for a {@code -h} or {@code -c} hint that names no row or chain (or a
  * provider without the sector API, key material too short for its chain),
  * {@link CorruptHeaderException} for an image too small for its header or a header whose payload
- * lies outside the image, {@code IOException} for the image itself. The image is only ever read.
+ * lies outside the image, {@code IOException} for the image itself. The header is never written;
+ * the payload is written only through the channels of a volume opened with
+ * {@link Builder#readWrite()} (XTS and LRW chains).
  * The passphrase, pool, derived keys and volume keys are wiped after use or on {@link #close()}.
  */
 public final class TcryptVolume implements Volume {
@@ -74,13 +76,15 @@ public final class TcryptVolume implements Volume {
     private final Chain chain;
     private final byte[] keyArea;
     private final VectorJceProvider provider;
+    private final boolean writable;
     /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
     private final java.util.List<TcryptPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private boolean closed;
 
     private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea,
-            VectorJceProvider provider) {
+            VectorJceProvider provider, boolean writable) {
         this.provider = provider;
+        this.writable = writable;
         this.image = image;
         this.ownsImage = ownsImage;
         this.info = info;
@@ -117,15 +121,33 @@ public final class TcryptVolume implements Volume {
         return info.payloadSize();
     }
 
+    /** Whether the payload refuses writes: unless the volume was opened with {@link Builder#readWrite()}. */
+    @Override
+    public boolean readOnly() {
+        return !writable;
+    }
+
+    /** Forces the image's writes to storage ({@code force(true)}) when it is a file opened for writing. */
+    @Override
+    public void flush() throws IOException {
+        ensureOpen();
+        if (writable && image instanceof FileChannel fc) {
+            fc.force(true);
+        }
+    }
+
     /**
-     * The plaintext payload, read-only, from position 0 (one channel per volume: a second call
-     * returns a new one and closes the first). Closing the volume closes it.
+     * A new channel over the plaintext payload, from position 0, writable when the volume was
+     * opened with {@link Builder#readWrite()}; each channel is independent (one per reader or
+     * thread). Closing the volume closes them.
+     *
+     * @throws UnsupportedVolumeException for a writable payload of a pre-4.0 CBC volume
      */
     @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
         ensureOpen();
         TcryptPayload payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
-                provider);
+                provider, writable);
         payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
         payloads.add(payload);
         return payload;
@@ -168,7 +190,7 @@ public final class TcryptVolume implements Volume {
         private byte[] passphrase = new byte[0];
         private final KeyfilePool keyfiles = new KeyfilePool();
         private int pim;
-        private boolean hidden, system, backup, veracrypt = true;
+        private boolean hidden, system, backup, readWrite, veracrypt = true;
         private String hash, cipher;
         private int threads = Runtime.getRuntime().availableProcessors();
         private Executor executor;
@@ -242,6 +264,16 @@ public final class TcryptVolume implements Volume {
                 throw new IllegalArgumentException("PIM " + pim + ": must be positive (0: none)");
             }
             this.pim = pim;
+            return this;
+        }
+
+        /**
+         * Opens the image for writing, so that the payload takes writes (XTS and LRW chains; the
+         * header is never written). As with VeraCrypt without hidden-volume protection, writing
+         * the outer volume can overwrite a hidden volume inside it.
+         */
+        public Builder readWrite() {
+            readWrite = true;
             return this;
         }
 
@@ -336,7 +368,9 @@ public final class TcryptVolume implements Volume {
 
         /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
         public TcryptVolume open() throws IOException, VolumeException {
-            SeekableByteChannel img = channel != null ? channel : FileChannel.open(path, StandardOpenOption.READ);
+            SeekableByteChannel img = channel != null ? channel : readWrite
+                    ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                    : FileChannel.open(path, StandardOpenOption.READ);
             SeekableByteChannel hdr = null;
             boolean ok = false;
             try {
@@ -488,7 +522,11 @@ public final class TcryptVolume implements Volume {
                         h.sectorSize, h.dataOffset, h.volumeSize, h.hiddenVolumeSize, k.name(), k.hashName(),
                         k.argon2() ? m.argon2Cost()[0] : m.iterations(), k.argon2() ? m.argon2Cost()[1] : 0,
                         c.name(), c.mode().cryptsetupName, c.keySize() * 8, offset, size, iv);
-                return new TcryptVolume(img, channel == null, info, c, h.keys.clone(), provider());
+                if (readWrite && c.mode().legacy()) {
+                    throw new UnsupportedVolumeException(c.name() + "-" + c.mode().cryptsetupName
+                            + ": TrueCrypt's pre-4.0 CBC volumes are read-only here");
+                }
+                return new TcryptVolume(img, channel == null, info, c, h.keys.clone(), provider(), readWrite);
             } finally {
                 h.wipe(); // the volume holds its own copy of the key area
             }
