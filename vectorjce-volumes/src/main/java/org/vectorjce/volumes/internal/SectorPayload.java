@@ -2,14 +2,21 @@ package org.vectorjce.volumes.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 
 /**
- * The plaintext payload of an open volume over its encrypted sectors, the part LUKS and
- * TrueCrypt/VeraCrypt share: a {@link FixedSizeChannel} (position, size, writes refused with
- * {@link java.nio.channels.NonWritableChannelException} unless writable) whose reads fetch whole
- * sectors of ciphertext ({@link #readCiphertext}) and decrypt them in place ({@link #decrypt}),
+ * The plaintext payload of an open volume over sectors that are not one dm-crypt cipher
+ * specification (LUKS's are the provider's {@code SectorChannel}): TrueCrypt/VeraCrypt's cipher
+ * chains, BitLocker's remapped and Elephant sectors, FileVault 2's extents. A channel of a fixed
+ * size: the position, end of data, {@code truncate} refused ({@link NonWritableChannelException}
+ * when read-only, else an {@code IOException}), a write that would reach past the end refused with
+ * an {@code IOException} naming the size (nothing written), writes refused with
+ * {@link NonWritableChannelException} unless writable, every call after {@link #close()} refused
+ * with {@link ClosedChannelException}. Its reads fetch whole sectors of ciphertext ({@link #readCiphertext}) and decrypt them in place ({@link #decrypt}),
  * runs of up to 1 MiB per cipher call. A read of whole sectors into a heap buffer is read and
  * decrypted in that buffer; other reads go through a work buffer wiped after each run. Closing
  * wipes the work buffer, then the subclass's keys and schedules ({@link #wipe}). A writable
@@ -19,7 +26,7 @@ import java.util.Arrays;
  * of its buffer and leaves the position; each sector it reached holds its old or its new
  * ciphertext, as far as the image's own writes are whole. Not thread-safe.
  */
-public abstract class SectorPayload extends FixedSizeChannel {
+public abstract class SectorPayload implements SeekableByteChannel {
     /** The most bytes one cipher call takes: large enough that the call's set-up is lost in it. */
     protected static final int RUN = 1 << 20;
 
@@ -29,7 +36,10 @@ public abstract class SectorPayload extends FixedSizeChannel {
 
     /** A payload of {@code size} bytes in sectors of {@code sectorSize} bytes (a divisor of {@link #RUN}). */
     protected SectorPayload(long size, int sectorSize, boolean writable) {
-        super(size, writable);
+        if (size < 0) {
+            throw new IllegalArgumentException("Negative size " + size);
+        }
+        this.writable = writable;
         if (sectorSize <= 0 || RUN % sectorSize != 0) {
             throw new IllegalArgumentException("Sector size " + sectorSize);
         }
@@ -74,7 +84,7 @@ public abstract class SectorPayload extends FixedSizeChannel {
      * called only on a writable payload. Refuses by default.
      */
     protected void encrypt(byte[] b, int off, int len, long sector) throws GeneralSecurityException {
-        throw new java.nio.channels.NonWritableChannelException();
+        throw new NonWritableChannelException();
     }
 
     /**
@@ -82,7 +92,7 @@ public abstract class SectorPayload extends FixedSizeChannel {
      * called only on a writable payload. Refuses by default.
      */
     protected void writeCiphertext(long at, ByteBuffer src) throws IOException {
-        throw new java.nio.channels.NonWritableChannelException();
+        throw new NonWritableChannelException();
     }
 
     /**
@@ -106,8 +116,7 @@ public abstract class SectorPayload extends FixedSizeChannel {
     }
 
     /** Writes all of {@code src} at {@code position} (inside the payload: checked by the caller). */
-    @Override
-    protected final void writeAt(long position, ByteBuffer src) throws IOException {
+    private void writeAt(long position, ByteBuffer src) throws IOException {
         byte[] w = work();
         int n = src.remaining();
         int done = 0, start = src.position();
@@ -163,8 +172,8 @@ public abstract class SectorPayload extends FixedSizeChannel {
         readCiphertext(s * sectorSize, ByteBuffer.wrap(work(), off, len));
     }
 
-    @Override
-    protected final void readAt(long p, ByteBuffer dst) throws IOException {
+    /** Fills {@code dst} (at least one byte, all inside the payload) with the plaintext from {@code p}. */
+    private void readAt(long p, ByteBuffer dst) throws IOException {
         try {
             while (dst.hasRemaining()) {
                 long s = p / sectorSize;
@@ -198,11 +207,103 @@ public abstract class SectorPayload extends FixedSizeChannel {
         }
     }
 
-    @Override
-    protected final void closed() {
+    private void closed() {
         if (work != null) {
             Arrays.fill(work, (byte) 0);
         }
         wipe();
+    }
+
+    private final boolean writable;
+    private long position;
+    private boolean open = true;
+
+
+    @Override
+    public final int read(ByteBuffer dst) throws IOException {
+        ensureOpen();
+        if (position >= size) {
+            return dst.hasRemaining() ? -1 : 0;
+        }
+        int n = (int) Math.min(dst.remaining(), size - position);
+        if (n == 0) {
+            return 0;
+        }
+        ByteBuffer d = dst.slice().limit(n);
+        readAt(position, d);
+        if (d.hasRemaining()) {
+            throw new IOException("Short read at byte " + (position + d.position()));
+        }
+        dst.position(dst.position() + n);
+        position += n;
+        return n;
+    }
+
+    @Override
+    public final int write(ByteBuffer src) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        int n = src.remaining();
+        if (position > size || n > size - position) {
+            throw new IOException("A write of " + n + " bytes at " + position + " goes past the end of the " + size
+                    + "-byte payload");
+        }
+        if (n > 0) {
+            writeAt(position, src);
+        }
+        position += n;
+        return n;
+    }
+
+    @Override
+    public final long position() throws IOException {
+        ensureOpen();
+        return position;
+    }
+
+    @Override
+    public final SeekableByteChannel position(long p) throws IOException {
+        ensureOpen();
+        if (p < 0) {
+            throw new IllegalArgumentException("Negative position " + p);
+        }
+        position = p;
+        return this;
+    }
+
+    @Override
+    public final long size() throws IOException {
+        ensureOpen();
+        return size;
+    }
+
+    @Override
+    public final SeekableByteChannel truncate(long s) throws IOException {
+        ensureOpen();
+        if (!writable) {
+            throw new NonWritableChannelException();
+        }
+        throw new IOException("The payload's size is fixed at " + size + " bytes: truncate is not supported");
+    }
+
+    @Override
+    public final boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public final void close() {
+        if (open) {
+            open = false;
+            closed();
+        }
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!open) {
+            throw new ClosedChannelException();
+        }
     }
 }
