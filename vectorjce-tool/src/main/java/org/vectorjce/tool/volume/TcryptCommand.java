@@ -55,8 +55,9 @@ public final class TcryptCommand {
         @Option(names = {"--hash", "-h"}, paramLabel = "HASH", description = "Try only this PBKDF2 hash "
                 + "(sha512, sha256, whirlpool, ripemd160, blake2s-256, stribog512).")
         String hash;
-        @Option(names = {"--cipher", "-c"}, paramLabel = "CHAIN", description = "Try only this cipher chain "
-                + "(aes, twofish, aes-twofish, twofish-aes).")
+        @Option(names = {"--cipher", "-c"}, paramLabel = "CHAIN", description = "Try only the cipher chains whose "
+                + "name (cryptsetup's, as tcryptDump prints it) contains this: aes, serpent, twofish, "
+                + "twofish-aes, aes-twofish-serpent, camellia, kuznyechik, ...")
         String cipher;
     }
 

@@ -763,6 +763,9 @@ public final class VolumeMain implements Callable<Integer> {
         if (!Files.isRegularFile(image)) {
             throw new NoSuchFileException(image.toString());
         }
+        if (keySize == null && cipher != null && !cipher.matches("[^-]+-xts(-.*)?")) {
+            keySize = 256; // cryptsetup's default: 256 bits, doubled for XTS's two keys
+        }
         org.vectorjce.volumes.luks.Luks1Format f1 = null;
         org.vectorjce.volumes.luks.Luks2Format f2 = null;
         if (type.equals("luks1")) {

@@ -86,6 +86,26 @@ class VolumeEdgesTest {
     }
 
     @Test
+    void keySizeDefaultsAsCryptsetup() throws Exception {
+        // 256 bits, doubled for XTS's two keys; an explicit --key-size wins
+        String[][] cases = {{"aes-xts-plain64", null, "512"}, {"serpent-cbc-essiv:sha256", null, "256"},
+            {"twofish-lrw-benbi", null, "256"}, {"aes-ecb", null, "256"}, {"serpent-xts-plain64", "256", "256"},
+            {"aes-cbc-plain64", "128", "128"}};
+        for (String[] c : cases) {
+            Path img = dir.resolve("ks.img");
+            Files.write(img, new byte[(16 << 20) + 4096]);
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("format", img.toString(), "-q",
+                    "--key-file", key.toString(), "--cipher", c[0], "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000"));
+            if (c[1] != null) {
+                args.addAll(java.util.List.of("--key-size", c[1]));
+            }
+            ok(null, args.toArray(String[]::new));
+            assertEquals(Integer.parseInt(c[2]), org.vectorjce.volumes.luks.LuksVolume.at(img).info().keyBits(), c[0]);
+            Files.delete(img);
+        }
+    }
+
+    @Test
     void threadsOnlyWhereRead() throws Exception {
         for (Path img : new Path[] {l1, l2}) {
             refused("--threads is read by decrypt and by --type tcrypt: test on a LUKS volume runs no workers", null,
