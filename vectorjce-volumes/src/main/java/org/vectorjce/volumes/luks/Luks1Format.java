@@ -31,7 +31,7 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  */
 public final class Luks1Format {
     private String cipher = "aes-xts-plain64";
-    private int keyBits = 512;
+    private int keyBits; // 0: the cipher's default
     private HashAlgorithm hash = HashAlgorithm.SHA256;
     private long iterations = 0;
     private long iterTimeMs = 2000;
@@ -41,7 +41,7 @@ public final class Luks1Format {
     private Luks1Format() {
     }
 
-    /** A LUKS1 format with cryptsetup's defaults: aes-xts-plain64, 512-bit key, sha256, 2 s of PBKDF2. */
+    /** A LUKS1 format with cryptsetup's defaults: aes-xts-plain64, 512-bit key (256 for the other modes), sha256, 2 s of PBKDF2. */
     public static Luks1Format luks1() {
         return new Luks1Format();
     }
@@ -52,7 +52,10 @@ public final class Luks1Format {
         return this;
     }
 
-    /** The volume key size in bits (cryptsetup's {@code --key-size}). */
+    /**
+     * The volume key size in bits (cryptsetup's {@code --key-size}); by default 512 for XTS, 256
+     * for the other modes, as cryptsetup 2.6 chooses.
+     */
     public Luks1Format keySize(int bits) {
         this.keyBits = bits;
         return this;
@@ -117,12 +120,13 @@ public final class Luks1Format {
      */
     public LuksInfo format(Path image, byte[] passphrase) throws IOException, VolumeException {
         SecureRandom rnd = random != null ? random : new SecureRandom();
-        if (keyBits % 8 != 0 || keyBits < 8 || keyBits > 4096) {
-            throw new VolumeException("Key size " + keyBits + " bits is not a whole number of bytes up to 4096 bits");
+        VolumeCipher parsed = VolumeCipher.parse(cipher);
+        int bits = keyBits != 0 ? keyBits : parsed.mode.equals("XTS") ? 512 : 256;
+        if (bits % 8 != 0 || bits < 8 || bits > 4096) {
+            throw new VolumeException("Key size " + bits + " bits is not a whole number of bytes up to 4096 bits");
         }
-        int keyBytes = keyBits / 8;
-        VolumeCipher sc = VolumeCipher.parse(cipher)
-                .using(provider != null ? provider : new org.vectorjce.VectorJceProvider());
+        int keyBytes = bits / 8;
+        VolumeCipher sc = parsed.using(provider != null ? provider : new org.vectorjce.VectorJceProvider());
         String name = sc.luks1Name(), mode = sc.luks1Mode(); // the header's two fields
         sc.checkKey(keyBytes, 512, 0); // the key size against the cipher, before anything
 
@@ -138,7 +142,7 @@ public final class Luks1Format {
         try (FileChannel f = FileChannel.open(image, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = f.size();
             if (size < payloadSectors * 512 + 512) {
-                throw new VolumeException(image + " is " + size + " bytes: a LUKS1 header with " + keyBits
+                throw new VolumeException(image + " is " + size + " bytes: a LUKS1 header with " + bits
                         + "-bit keys needs " + (payloadSectors * 512 + 512) + " bytes or more");
             }
             if (size % 512 != 0) {

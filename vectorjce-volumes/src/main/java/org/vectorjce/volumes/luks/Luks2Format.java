@@ -39,7 +39,7 @@ public final class Luks2Format {
     static final long DATA_OFFSET = 16L << 20, METADATA = 16L << 10;
 
     private String cipher = "aes-xts-plain64";
-    private int keyBits = 512;
+    private int keyBits; // 0: the cipher's default
     private int sectorSize;
     private String label = "";
     private KeySlotOptions slot = KeySlotOptions.defaults();
@@ -51,7 +51,7 @@ public final class Luks2Format {
     private Luks2Format() {
     }
 
-    /** cryptsetup 2.6's defaults: aes-xts-plain64, 512-bit key, sha256, argon2id for 2 s, sector size 4096. */
+    /** cryptsetup 2.6's defaults: aes-xts-plain64, 512-bit key (256 for the other modes), sha256, argon2id for 2 s, sector size 4096. */
     public static Luks2Format luks2() {
         return new Luks2Format();
     }
@@ -62,7 +62,10 @@ public final class Luks2Format {
         return this;
     }
 
-    /** The volume key size in bits. */
+    /**
+     * The volume key size in bits (cryptsetup's {@code --key-size}); by default 512 for XTS, 256
+     * for the other modes, as cryptsetup 2.6 chooses.
+     */
     public Luks2Format keySize(int bits) {
         this.keyBits = bits;
         return this;
@@ -142,15 +145,17 @@ public final class Luks2Format {
      */
     public LuksInfo format(Path image, byte[] passphrase) throws IOException, VolumeException {
         SecureRandom rnd = random != null ? random : slot.rng();
-        if (keyBits % 8 != 0 || keyBits < 8 || keyBits > 4096) {
-            throw new VolumeException("Key size " + keyBits + " bits is not a whole number of bytes up to 4096 bits");
+        VolumeCipher parsed = VolumeCipher.parse(cipher);
+        int bits = keyBits != 0 ? keyBits : parsed.mode.equals("XTS") ? 512 : 256;
+        if (bits % 8 != 0 || bits < 8 || bits > 4096) {
+            throw new VolumeException("Key size " + bits + " bits is not a whole number of bytes up to 4096 bits");
         }
-        int keyBytes = keyBits / 8;
+        int keyBytes = bits / 8;
         if (label.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 47) {
             throw new VolumeException("The label is longer than 47 bytes");
         }
         Settings settings = Settings.of(provider, executor, argon2);
-        VolumeCipher sc = VolumeCipher.parse(cipher).using(settings.provider());
+        VolumeCipher sc = parsed.using(settings.provider());
         sc.checkKey(keyBytes, 512, 0); // the key size against the cipher, before anything
         HashAlgorithm hash = HashAlgorithm.forLuksName(slot.hash);
         byte[] vk = new byte[keyBytes];

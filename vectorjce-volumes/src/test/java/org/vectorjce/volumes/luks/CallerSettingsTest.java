@@ -78,4 +78,16 @@ class CallerSettingsTest {
             assertEquals(0, v.keySlot().getAsInt());
         }
     }
+
+    @Test
+    void theKeySizeDefaultsAsCryptsetupChoosesIt(@TempDir Path dir) throws Exception {
+        Path l2 = image(dir, "k2.img", 17), l1 = image(dir, "k1.img", 3);
+        assertEquals(256, Luks2Format.luks2().cipher("serpent-cbc-essiv:sha256")
+                .keySlot(org.vectorjce.volumes.TestImages.fast("pbkdf2")).format(l2, "pw".getBytes()).keyBits());
+        assertEquals(512, Luks2Format.luks2().keySlot(org.vectorjce.volumes.TestImages.fast("pbkdf2"))
+                .format(l2, "pw".getBytes()).keyBits());
+        assertEquals(256, Luks1Format.luks1().cipher("twofish-cbc-plain64").iterations(1000)
+                .format(l1, "pw".getBytes()).keyBits());
+        assertEquals(512, Luks1Format.luks1().iterations(1000).format(l1, "pw".getBytes()).keyBits());
+    }
 }
