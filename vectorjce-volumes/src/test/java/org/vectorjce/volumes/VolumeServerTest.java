@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,25 @@ class VolumeServerTest {
 
     private String uri(Path socket) {
         return "nbd+unix:///?socket=" + socket;
+    }
+
+    @Test
+    void anExistingFileAtTheSocketPathIsRefusedAndKept() throws Exception {
+        Path taken = dir.resolve("taken.sock");
+        Files.writeString(taken, "someone else's");
+        Path sub = Files.createDirectory(dir.resolve("socks"));
+        try (Volume v = Volumes.open(img).keyFile(key).open()) {
+            assertThrows(java.nio.file.FileAlreadyExistsException.class,
+                    () -> VolumeServer.builder(v).unixSocket(taken).start().close());
+            assertEquals("someone else's", Files.readString(taken), "nothing replaced");
+            Path sock = sub.resolve("a.sock");
+            try (VolumeServer s = VolumeServer.builder(v).unixSocket(sock).start()) {
+                assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(sock));
+                try (java.util.stream.Stream<Path> left = Files.list(sub)) {
+                    assertEquals(List.of(sock), left.toList(), "the private folder it was made in is gone");
+                }
+            }
+        }
     }
 
     @Test

@@ -816,6 +816,27 @@ public final class VolumeServer implements Closeable {
          * @throws IOException when the address cannot be bound (the socket file exists, the port is taken)
          * @throws IllegalStateException when no address was named
          */
+        /**
+         * Binds {@code s} to {@code path} so that no other user can ever connect: the socket is
+         * made in a new 0700 folder beside {@code path}, set to 0600, then hard-linked to
+         * {@code path} (which fails, replacing nothing, when {@code path} exists) and its first name
+         * and the folder removed.
+         */
+        private static void bindPrivately(ServerSocketChannel s, Path path) throws IOException {
+            Path abs = path.toAbsolutePath();
+            Path dir = Files.createTempDirectory(abs.getParent(), ".vectorjce-nbd-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path first = dir.resolve("s");
+            try {
+                s.bind(UnixDomainSocketAddress.of(first));
+                Files.setPosixFilePermissions(first, PosixFilePermissions.fromString("rw-------"));
+                Files.createLink(abs, first);
+            } finally {
+                Files.deleteIfExists(first);
+                Files.deleteIfExists(dir);
+            }
+        }
+
         public VolumeServer start() throws IOException {
             if (unixSocket == null && tcp == null) {
                 throw new IllegalStateException("name a Unix socket or a TCP address to listen on");
@@ -828,8 +849,7 @@ public final class VolumeServer implements Closeable {
             if (unixSocket != null) {
                 s = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
                 try {
-                    s.bind(UnixDomainSocketAddress.of(unixSocket));
-                    Files.setPosixFilePermissions(unixSocket, PosixFilePermissions.fromString("rw-------"));
+                    bindPrivately(s, unixSocket);
                 } catch (IOException | RuntimeException e) {
                     s.close();
                     throw e;
