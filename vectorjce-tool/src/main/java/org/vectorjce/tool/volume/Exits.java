@@ -48,6 +48,13 @@ public final class Exits {
         if (e instanceof CommandLine.UnmatchedArgumentException u && cl.getParent() == null
                 && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
             message = "Unknown command " + u.getUnmatched().get(0);
+        } else if (e instanceof CommandLine.UnmatchedArgumentException u) {
+            // picocli lists an unknown option's would-be value too: name the options only
+            java.util.List<String> options = u.getUnmatched().stream().filter(a -> a.startsWith("-")).toList();
+            if (!options.isEmpty()) {
+                message = (options.size() == 1 ? "Unknown option: " : "Unknown options: ")
+                        + String.join(", ", options.stream().map(o -> "'" + o + "'").toList());
+            }
         }
         cl.getErr().println(message + " (see '" + cl.getCommandSpec().qualifiedName() + " --help')");
         cl.getErr().flush();

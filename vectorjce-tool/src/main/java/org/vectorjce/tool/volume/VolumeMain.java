@@ -435,7 +435,7 @@ public final class VolumeMain implements Callable<Integer> {
          */
         void luks(String verb, Path image) throws IOException, VolumeException, UsageException {
             if (threads != null && !verb.equals("decrypt")) {
-                throw new UsageException("--threads is read by decrypt and by --type tcrypt: " + verb
+                throw new UsageException("--threads is read by decrypt, encrypt and --type tcrypt: " + verb
                         + " on a LUKS volume runs no workers");
             }
             if (type.equals("luks1") || type.equals("luks2")) {

@@ -108,9 +108,9 @@ class VolumeEdgesTest {
     @Test
     void threadsOnlyWhereRead() throws Exception {
         for (Path img : new Path[] {l1, l2}) {
-            refused("--threads is read by decrypt and by --type tcrypt: test on a LUKS volume runs no workers", null,
+            refused("--threads is read by decrypt, encrypt and --type tcrypt: test on a LUKS volume runs no workers", null,
                     "test", "--threads", "2", img.toString(), "--key-file", key.toString());
-            refused("--threads is read by decrypt and by --type tcrypt: info on a LUKS volume runs no workers", null,
+            refused("--threads is read by decrypt, encrypt and --type tcrypt: info on a LUKS volume runs no workers", null,
                     "info", img.toString(), "--threads", "2");
             ok(null, "decrypt", "--threads", "2", img.toString(), dir.resolve("plain").toString(), "--key-file",
                     key.toString());

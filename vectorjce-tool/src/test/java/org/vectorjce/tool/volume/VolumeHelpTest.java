@@ -81,7 +81,7 @@ class VolumeHelpTest {
         oneLine("Unknown command frobnicate (see 'volume --help')", "frobnicate");
         oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount or help"
                 + " (see 'volume --help')");
-        oneLine("Unknown options: '--pbkdf', 'pbkdf2' (see 'volume remove-key --help')", "remove-key", "x.img", "--pbkdf",
+        oneLine("Unknown option: '--pbkdf' (see 'volume remove-key --help')", "remove-key", "x.img", "--pbkdf",
                 "pbkdf2");
         oneLine("Missing required parameter for option '--key-slot' (N) (see 'volume test --help')", "test", "x.img",
                 "--key-slot");
