@@ -575,6 +575,9 @@ public final class VolumeMain implements Callable<Integer> {
         @Option(names = "--tls-key", paramLabel = "FILE", description = "The certificate's private key: "
                 + "unencrypted PKCS#8 PEM (BEGIN PRIVATE KEY), as qemu-nbd's server-key.pem.")
         Path tlsKey;
+        @Option(names = "--foreground", description = "Serve in this process until SIGINT or SIGTERM: the "
+                + "default and the only way (run it in the background with your shell's &, or under systemd).")
+        boolean foreground;
 
         @Override
         public Integer call() throws Exception {
@@ -598,6 +601,9 @@ public final class VolumeMain implements Callable<Integer> {
         Path dir;
         @Option(names = {"--read-only", "-r"}, description = "Refuse writes even where the format takes them.")
         boolean readOnly;
+        @Option(names = "--foreground", description = "Stay in this process until unmounted: the default and "
+                + "the only way.")
+        boolean foreground;
 
         @Override
         public Integer call() throws Exception {

@@ -281,7 +281,8 @@ class ServeCommandTest {
         byte[] before = decrypt(img, dir, "before.bin", pw, "--type", "tcrypt");
         byte[] header = java.util.Arrays.copyOf(Files.readAllBytes(img), 131072);
         int at = 8192, len = 4096 + 512; // a whole unit run and a partial one
-        try (Served s = serve(pw, img.toString(), "--type", "tcrypt", "--socket", dir.resolve("w.sock").toString())) {
+        try (Served s = serve(pw, img.toString(), "--type", "tcrypt", "--foreground", "--socket",
+                dir.resolve("w.sock").toString())) {
             String info = TestImages.ok(null, "nbdinfo", s.uri()).out();
             assertTrue(info.contains("is_read_only: false"), info);
             TestImages.ok(null, "qemu-io", "-f", "raw", "-c", "write -P 0x5a " + at + " " + len, "-c", "flush", s.uri());
