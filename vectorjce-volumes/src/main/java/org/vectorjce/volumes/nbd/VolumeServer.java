@@ -546,8 +546,9 @@ public final class VolumeServer implements Closeable {
                     reply(cookie, 0);
                 }
                 case CMD_TRIM -> {
+                    // proto.md: EINVAL for a read or trim beyond the end, ENOSPC for a write
                     if (readOnly || !inside) {
-                        error(type, cookie, readOnly ? EPERM : ENOSPC, readOnly ? "read-only export" : "beyond the end");
+                        error(type, cookie, readOnly ? EPERM : EINVAL, readOnly ? "read-only export" : "beyond the end");
                         return;
                     }
                     if ((flags & CMD_FLAG_FUA) != 0) {
