@@ -35,6 +35,8 @@ public final class NbdClient implements AutoCloseable {
     /** The export's size and transmission flags, after {@link #go()}. */
     public long size;
     public int transmissionFlags;
+    /** How many content chunks the last structured read's reply had. */
+    public int contentChunks;
 
     private NbdClient(SocketChannel ch) {
         this.ch = ch;
@@ -148,6 +150,7 @@ public final class NbdClient implements AutoCloseable {
         // structured: chunks until NBD_REPLY_FLAG_DONE; OFFSET_DATA chunks fill the buffer
         byte[] data = null;
         int error = 0;
+        contentChunks = 0;
         while (true) {
             ByteBuffer h = readN(20);
             check(h.getInt() == STRUCTURED_REPLY, "structured reply magic");
@@ -164,6 +167,7 @@ public final class NbdClient implements AutoCloseable {
                 }
                 ByteBuffer dst = ByteBuffer.wrap(data, (int) (at - offset), (int) (len - 8));
                 readFully(ch, dst);
+                contentChunks++;
             } else if ((type & 0x8000) != 0) { // an error chunk
                 check(len >= 6 && len <= 6 + 4096 + 8, "error chunk length " + len);
                 ByteBuffer e = readN((int) len);

@@ -326,6 +326,34 @@ class NbdFaultTest {
     }
 
     @Test
+    void readsAndWritesAbove1MiBAreServedInPiecesAndGiveTheSameBytes() throws Exception {
+        serve(b -> { });
+        byte[] w = new byte[(3 << 20) + 5];
+        new Random(9).nextBytes(w);
+        int at = 12345;
+        try (NbdClient c = NbdClient.connect(sock)) {
+            assertEquals(0, c.write(at, w), "a simple write of 3 MiB + 5 at an odd offset");
+            System.arraycopy(w, 0, content, at, w.length);
+            NbdClient.Reply r = c.read(at - 1, w.length + 2);
+            assertEquals(0, r.error());
+            assertArrayEquals(Arrays.copyOfRange(content, at - 1, at + w.length + 1), r.data(), "a simple read of it");
+        }
+        try (NbdClient c = NbdClient.connectStructured(sock)) {
+            NbdClient.Reply r = c.read(at, w.length);
+            assertEquals(0, r.error());
+            assertArrayEquals(w, r.data(), "a structured read of it, in chunks");
+            // NBD_CMD_FLAG_DF, one content chunk: proto.md lets the server refuse a long one with
+            // EOVERFLOW, and requires it to serve one of up to 65,536 bytes in one chunk
+            assertEquals(NbdClient.EOVERFLOW, c.read(4 /* DF */, at, 2 << 20).error());
+            NbdClient.Reply df = c.read(4, at, 65536);
+            assertEquals(0, df.error());
+            assertEquals(1, c.contentChunks, "DF: one content chunk");
+            assertArrayEquals(Arrays.copyOf(w, 65536), df.data());
+        }
+        assertServesTheVolume();
+    }
+
+    @Test
     void clientsLeavingMidHeaderOrMidPayloadLeaveTheServerServingTheOthers() throws Exception {
         // one request's worth of buffers for the whole server: a buffer a departed client kept
         // would stall the next full-size request
