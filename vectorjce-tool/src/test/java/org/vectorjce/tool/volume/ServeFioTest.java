@@ -53,7 +53,9 @@ class ServeFioTest {
     private static List<String> fio(String name, String uri, int seconds, String... extra) {
         List<String> c = new ArrayList<>(List.of("fio", "--name=" + name, "--ioengine=nbd", "--uri=" + uri,
                 "--bs=4k", "--iodepth=16", "--numjobs=" + JOBS, "--size=" + JOB, "--offset_increment=" + JOB,
-                "--runtime=" + seconds, "--time_based", "--group_reporting"));
+                "--runtime=" + seconds, "--time_based", "--group_reporting",
+                // no verify state files in the working directory
+                "--verify_state_save=0"));
         c.addAll(Arrays.asList(extra));
         return c;
     }
