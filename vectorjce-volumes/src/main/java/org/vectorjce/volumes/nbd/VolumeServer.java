@@ -55,9 +55,11 @@ import org.vectorjce.volumes.VolumeException;
  * all over the same image; writes take a lock that reads share), so the server advertises
  * {@code NBD_FLAG_CAN_MULTI_CONN}: {@code FLUSH} syncs the whole image. <b>Memory</b> is bounded:
  * a request longer than {@link Builder#maxRequest} (32 MiB by default) is refused with
- * {@code EINVAL} (a write's data is read and dropped), and the buffers of requests in flight
- * across all connections total at most {@link Builder#bufferBytes} (64 MiB), a request waiting
- * for room otherwise. A client that breaks the protocol loses its connection; the others go on.
+ * {@code EINVAL} (a write's data is read and dropped); a read or write above 1 MiB is served a
+ * MiB at a time (a write is applied as its data arrives, a structured read's reply is a chunk
+ * per MiB), so one request holds at most 1 MiB; and the buffers of requests in flight across all
+ * connections total at most {@link Builder#bufferBytes} (64 MiB), a request waiting for room
+ * otherwise. A client that breaks the protocol loses its connection; the others go on.
  *
  * <p><b>Threads:</b> one accepting and one per connection, on the caller's {@link Executor} or
  * threads started for this server; {@link #close()} stops accepting, lets each connection finish
@@ -80,11 +82,16 @@ public final class VolumeServer implements Closeable {
     static final int CMD_READ = 0, CMD_WRITE = 1, CMD_DISC = 2, CMD_FLUSH = 3, CMD_TRIM = 4, CMD_WRITE_ZEROES = 6;
     static final int CMD_FLAG_FUA = 1, CMD_FLAG_NO_HOLE = 2, CMD_FLAG_DF = 4;
     static final int REPLY_FLAG_DONE = 1, REPLY_TYPE_OFFSET_DATA = 1, REPLY_TYPE_ERROR = 0x8001;
-    static final int EPERM = 1, EIO = 5, EINVAL = 22, ENOSPC = 28;
+    static final int EPERM = 1, EIO = 5, EINVAL = 22, ENOSPC = 28, EOVERFLOW = 75;
     /** How long {@link #close()} lets a connection finish a request whose data it is still sending. */
     static final int STOP_WAIT_SECONDS = 10;
     /** Longest option request read; more is a broken client. */
     static final int MAX_OPTION = 64 * 1024;
+    /**
+     * The most bytes of one read or write held at once: a longer request is served a piece at a
+     * time, so that four clients' 32 MiB requests fit a 64 MiB heap.
+     */
+    static final int PIECE = 1 << 20;
 
     private final Volume volume;
     private final ServerSocketChannel server;
@@ -529,6 +536,11 @@ public final class VolumeServer implements Closeable {
                                 ? "longer than " + maxRequest + " bytes" : "beyond the end of the export");
                         return;
                     }
+                    if ((flags & CMD_FLAG_DF) != 0 && structured && length > PIECE) {
+                        // one content chunk was asked for, and this read is sent in pieces
+                        error(type, cookie, EOVERFLOW, "longer than " + PIECE + " bytes in one chunk");
+                        return;
+                    }
                     read(cookie, offset, (int) length);
                 }
                 case CMD_WRITE -> {
@@ -546,8 +558,9 @@ public final class VolumeServer implements Closeable {
                     reply(cookie, 0);
                 }
                 case CMD_TRIM -> {
+                    // proto.md: EINVAL for a read or trim beyond the end, ENOSPC for a write
                     if (readOnly || !inside) {
-                        error(type, cookie, readOnly ? EPERM : ENOSPC, readOnly ? "read-only export" : "beyond the end");
+                        error(type, cookie, readOnly ? EPERM : EINVAL, readOnly ? "read-only export" : "beyond the end");
                         return;
                     }
                     if ((flags & CMD_FLAG_FUA) != 0) {
@@ -566,30 +579,48 @@ public final class VolumeServer implements Closeable {
             }
         }
 
+        /**
+         * A read, {@link #PIECE} bytes at a time: a simple reply's header goes with the first piece
+         * (an error reading that one is still an error reply; a later one can only end the
+         * connection, as the protocol says); with structured replies each piece is an
+         * {@code OFFSET_DATA} chunk, the last one final, and an error an {@code ERROR} chunk.
+         */
         private void read(long cookie, long offset, int length) throws IOException {
-            acquire(length);
+            int piece = Math.min(length, PIECE);
+            acquire(piece);
             try {
-                ByteBuffer b = ByteBuffer.allocate(length);
-                io.readLock().lock();
-                try {
-                    readAt(b, offset);
-                } catch (IOException e) {
-                    error(CMD_READ, cookie, EIO, "read failed");
-                    return;
-                } finally {
-                    io.readLock().unlock();
-                }
-                b.flip();
-                if (structured) {
-                    ByteBuffer h = ByteBuffer.allocate(28).putInt(STRUCTURED_REPLY).putShort((short) REPLY_FLAG_DONE)
-                            .putShort((short) REPLY_TYPE_OFFSET_DATA).putLong(cookie).putInt(8 + length).putLong(offset);
-                    write(h.flip(), b);
-                } else {
-                    ByteBuffer h = ByteBuffer.allocate(16).putInt(SIMPLE_REPLY).putInt(0).putLong(cookie);
-                    write(h.flip(), b);
+                ByteBuffer b = ByteBuffer.allocate(piece);
+                for (int done = 0; done < length; ) {
+                    int n = Math.min(piece, length - done);
+                    b.clear().limit(n);
+                    io.readLock().lock();
+                    try {
+                        readAt(b, offset + done);
+                    } catch (IOException e) {
+                        if (done > 0 && !structured) {
+                            throw e; // the reply said success and some data went: hard disconnect
+                        }
+                        error(CMD_READ, cookie, EIO, "read failed");
+                        return;
+                    } finally {
+                        io.readLock().unlock();
+                    }
+                    b.flip();
+                    if (structured) {
+                        ByteBuffer h = ByteBuffer.allocate(28).putInt(STRUCTURED_REPLY)
+                                .putShort((short) (done + n == length ? REPLY_FLAG_DONE : 0))
+                                .putShort((short) REPLY_TYPE_OFFSET_DATA).putLong(cookie).putInt(8 + n).putLong(offset + done);
+                        write(h.flip(), b);
+                    } else if (done == 0) {
+                        ByteBuffer h = ByteBuffer.allocate(16).putInt(SIMPLE_REPLY).putInt(0).putLong(cookie);
+                        write(h.flip(), b);
+                    } else {
+                        write(b);
+                    }
+                    done += n;
                 }
             } finally {
-                buffers.release(length);
+                buffers.release(piece);
             }
         }
 
@@ -602,33 +633,56 @@ public final class VolumeServer implements Closeable {
             }
         }
 
+        /**
+         * A write, {@link #PIECE} bytes at a time as its data arrives: each piece is written under
+         * the write lock. After a piece fails the rest of the data is still read (the connection
+         * stays in step) and the reply is {@code EIO}.
+         */
         private void write(long cookie, long offset, int length, boolean fua) throws IOException {
-            acquire(length);
+            int piece = Math.min(length, PIECE);
+            acquire(piece);
             try {
-                ByteBuffer b = read(length);
-                writeAt(b, offset, cookie, fua);
+                ByteBuffer b = ByteBuffer.allocate(piece);
+                boolean failed = false;
+                for (int done = 0; done < length; ) {
+                    int n = Math.min(piece, length - done);
+                    b.clear().limit(n);
+                    fill(b);
+                    b.flip();
+                    failed = failed || !writeAt(b, offset + done);
+                    done += n;
+                }
+                if (!failed && fua) {
+                    try {
+                        volume.flush();
+                    } catch (IOException e) {
+                        failed = true;
+                    }
+                }
+                if (failed) {
+                    error(CMD_WRITE, cookie, EIO, "write failed");
+                } else {
+                    reply(cookie, 0);
+                }
             } finally {
-                buffers.release(length);
+                buffers.release(piece);
             }
         }
 
-        private void writeAt(ByteBuffer b, long offset, long cookie, boolean fua) throws IOException {
+        /** False when the payload refused the write. */
+        private boolean writeAt(ByteBuffer b, long offset) {
             io.writeLock().lock();
             try {
                 payload.position(offset);
                 while (b.hasRemaining()) {
                     payload.write(b);
                 }
-                if (fua) {
-                    volume.flush();
-                }
+                return true;
             } catch (IOException e) {
-                error(CMD_WRITE, cookie, EIO, "write failed");
-                return;
+                return false;
             } finally {
                 io.writeLock().unlock();
             }
-            reply(cookie, 0);
         }
 
         private void zeroes(long cookie, long offset, long length, boolean fua) throws IOException {
@@ -695,12 +749,17 @@ public final class VolumeServer implements Closeable {
 
         private ByteBuffer read(int n) throws IOException {
             ByteBuffer b = ByteBuffer.allocate(n);
+            fill(b);
+            return b.flip();
+        }
+
+        /** Reads from the client until {@code b} is full. */
+        private void fill(ByteBuffer b) throws IOException {
             while (b.hasRemaining()) {
                 if (wire.read(b) < 0) {
                     throw new EOFException("the client closed the connection");
                 }
             }
-            return b.flip();
         }
 
         private void skip(long n) throws IOException {
