@@ -30,9 +30,8 @@ import org.vectorjce.volumes.luks.Luks2Format;
  * random 4 KiB reads and writes with crc32c verification, each job on its own quarter of the
  * export ({@code size} and {@code offset_increment}) so that one job's writes never meet another's
  * verification; a few seconds each, bounded by {@code runtime}. LUKS2 and LUKS1 read-write, then
- * the image's header is unchanged and cryptsetup still opens the key slot; VeraCrypt, which the
- * library serves read-only, with random reads over four jobs (nothing fio wrote to verify: the
- * bytes themselves are {@link ServeCommandTest}'s nbdcopy-against-decrypt check). Skips, naming
+ * the image's header is unchanged and cryptsetup still opens the key slot; a copy of cryptsetup's
+ * VeraCrypt image likewise, its header unchanged. Skips, naming
  * fio, where fio or its nbd engine is missing.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -109,23 +108,28 @@ class ServeFioTest {
     }
 
     @Test
-    void veraCryptIsServedReadOnlySoFioReads() throws Exception {
+    void veraCryptRandomReadsAndWritesVerify() throws Exception {
         TestImages.assumeTool("nbdinfo");
-        Path img = org.vectorjce.volumes.tcrypt.TcryptFilesAccess.images().resolve("vc_1-sha512-xts-aes");
+        Path img = dir.resolve("vc.img");
+        Files.copy(org.vectorjce.volumes.tcrypt.TcryptFilesAccess.images().resolve("vc_1-sha512-xts-aes"), img);
+        byte[] header = Arrays.copyOf(Files.readAllBytes(img), 131072);
         String pw = org.vectorjce.volumes.tcrypt.TcryptFilesAccess.PASSWORD + "\n";
-        try (ServeCommandTest.Served s = ServeCommandTest.serve(pw, img.toString(), "--type", "tcrypt", "--read-only",
+        try (ServeCommandTest.Served s = ServeCommandTest.serve(pw, img.toString(), "--type", "tcrypt",
                 "--socket", dir.resolve("vc.sock").toString())) {
             // the export is smaller than four 8 MiB quarters: fio's own size, split in four
             String info = TestImages.ok(null, "nbdinfo", "--size", s.uri()).out().trim();
             long size = Long.parseLong(info);
             long quarter = size / JOBS / 4096 * 4096;
             assertTrue(quarter >= 4096, "export of " + size + " bytes");
-            List<String> cmd = fio("ro", s.uri(), 2, "--rw=randread", "--readonly");
+            List<String> cmd = fio("vc", s.uri(), 3, "--rw=randrw", "--verify=crc32c");
             cmd.replaceAll(a -> a.equals("--size=" + JOB) ? "--size=" + quarter
                     : a.equals("--offset_increment=" + JOB) ? "--offset_increment=" + quarter : a);
             TestImages.Run r = runFio(cmd);
+            assertTrue(r.out().contains("WRITE:"), r.out());
             assertTrue(r.out().contains("READ:"), r.out());
             assertEquals(0, s.stop(), s.err().get());
         }
+        assertArrayEquals(header, Arrays.copyOf(Files.readAllBytes(img), header.length),
+                "the VeraCrypt header (and its salt) are never written");
     }
 }
