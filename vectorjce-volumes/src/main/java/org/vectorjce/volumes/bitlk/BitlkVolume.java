@@ -37,6 +37,7 @@ import org.vectorjce.volumes.bitlk.FveMetadata.Protection;
 import org.vectorjce.volumes.bitlk.FveMetadata.Vmk;
 import org.vectorjce.volumes.bitlk.FveMetadata.Wrapped;
 import org.vectorjce.volumes.internal.AesCcm;
+import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
  * A BitLocker volume (Windows 7 and later, and BitLocker To Go) opened read-only: cryptsetup's
@@ -74,26 +75,20 @@ import org.vectorjce.volumes.internal.AesCcm;
  * the image. The image is only ever read. Passwords, derived keys, the VMK and the FVEK are wiped
  * after use or on {@link #close()}.
  */
-public final class BitlkVolume implements Volume {
+public final class BitlkVolume extends VolumeLifecycle implements Volume {
     /** The largest {@code .BEK} file read (real ones are under 200 bytes). */
     public static final int STARTUP_KEY_MAX = 64 * 1024;
     private static final int OPEN_KEY_HEADER = 12;   // cryptsetup's BITLK_OPEN_KEY_METADATA_LEN
 
-    private final SeekableByteChannel image;
-    private final boolean ownsImage;
     private final BitlkInfo info;
     private final FveMetadata meta;
     private final byte[] fvek;
     private final String opener;
     private final VectorJceProvider provider;
-    /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
-    private final java.util.List<BitlkPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private boolean closed;
 
     private BitlkVolume(SeekableByteChannel image, boolean ownsImage, FveMetadata meta, BitlkInfo info, byte[] fvek,
             String opener, VectorJceProvider provider) {
-        this.image = image;
-        this.ownsImage = ownsImage;
+        super(image, ownsImage);
         this.meta = meta;
         this.info = info;
         this.fvek = fvek;
@@ -189,36 +184,17 @@ public final class BitlkVolume implements Volume {
         }
         BitlkPayload payload = new BitlkPayload(image, info.payloadSize(), info.sectorSize(), c, meta.zeroAreas(),
                 meta.volumeHeaderOffset, meta.volumeHeaderSize);
-        payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
-        payloads.add(payload);
-        return payload;
+        return handOut(payload);
     }
 
-    /** Wipes the volume key, closes the payload channel, and the image if this volume opened it. */
+    /** The keys, wiped by the first {@code close()}. */
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void wipe() {
         Arrays.fill(fvek, (byte) 0);
         for (Vmk v : meta.vmks) {
             if (v.clearKey != null) {
                 Arrays.fill(v.clearKey, (byte) 0);   // stored unprotected on the disk, still key material here
             }
-        }
-        for (BitlkPayload p : payloads) {
-            p.close();
-        }
-        payloads.clear();
-        if (ownsImage) {
-            image.close();
-        }
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("The volume is closed");
         }
     }
 

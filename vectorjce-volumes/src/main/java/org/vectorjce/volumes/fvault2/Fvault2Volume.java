@@ -29,6 +29,7 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.VolumeLifecycle;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
 
@@ -65,23 +66,17 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * passphrase, the derived key, the KEK and the volume key are wiped after use or on
  * {@link #close()}.
  */
-public final class Fvault2Volume implements Volume {
+public final class Fvault2Volume extends VolumeLifecycle implements Volume {
     private static final int HALF = 16;
 
-    private final SeekableByteChannel image;
-    private final boolean ownsImage;
     private final Fvault2Info info;
     private final byte[] key;
     private final String opener;
     private final VectorJceProvider provider;
-    /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
-    private final java.util.List<Fvault2Payload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private boolean closed;
 
     private Fvault2Volume(SeekableByteChannel image, boolean ownsImage, Fvault2Info info, byte[] key, String opener,
             VectorJceProvider provider) {
-        this.image = image;
-        this.ownsImage = ownsImage;
+        super(image, ownsImage);
         this.info = info;
         this.key = key;
         this.opener = opener;
@@ -178,32 +173,13 @@ public final class Fvault2Volume implements Volume {
                     + key.length + "-byte volume key: " + e.getMessage());
         }
         Fvault2Payload payload = new Fvault2Payload(image, info.logicalVolumeOffset(), info.logicalVolumeSize(), c);
-        payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
-        payloads.add(payload);
-        return payload;
+        return handOut(payload);
     }
 
-    /** Wipes the volume key, closes the payload channel, and the image if this volume opened it. */
+    /** The keys, wiped by the first {@code close()}. */
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void wipe() {
         Arrays.fill(key, (byte) 0);
-        for (Fvault2Payload p : payloads) {
-            p.close();
-        }
-        payloads.clear();
-        if (ownsImage) {
-            image.close();
-        }
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("The volume is closed");
-        }
     }
 
     @Override

@@ -27,6 +27,7 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
  * A TrueCrypt or VeraCrypt volume: cryptsetup's {@code --type tcrypt} ({@code tcryptDump},
@@ -64,29 +65,23 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * {@link Builder#readWrite()} (XTS and LRW chains).
  * The passphrase, pool, derived keys and volume keys are wiped after use or on {@link #close()}.
  */
-public final class TcryptVolume implements Volume {
+public final class TcryptVolume extends VolumeLifecycle implements Volume {
     /** Bytes of a keyfile that count (TrueCrypt and cryptsetup read the first 1 MiB). */
     public static final int KEYFILE_MAX = 1 << 20;
     static final long HIDDEN_OFFSET = 65536, HIDDEN_OFFSET_OLD = -1536, HIDDEN_OFFSET_BACKUP = -65536,
             BACKUP_OFFSET = -131072, SYSTEM_OFFSET = 31744;
 
-    private final SeekableByteChannel image;
-    private final boolean ownsImage;
     private final TcryptInfo info;
     private final Chain chain;
     private final byte[] keyArea;
     private final VectorJceProvider provider;
     private final boolean writable;
-    /** Every payload channel handed out: each a reader of its own (NBD connections, threads), all closed with the volume. */
-    private final java.util.List<TcryptPayload> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private boolean closed;
 
     private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea,
             VectorJceProvider provider, boolean writable) {
+        super(image, ownsImage);
         this.provider = provider;
         this.writable = writable;
-        this.image = image;
-        this.ownsImage = ownsImage;
         this.info = info;
         this.chain = chain;
         this.keyArea = keyArea;
@@ -148,32 +143,13 @@ public final class TcryptVolume implements Volume {
         ensureOpen();
         TcryptPayload payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
                 provider, writable);
-        payloads.removeIf(open -> !open.isOpen());   // those closed by their readers
-        payloads.add(payload);
-        return payload;
+        return handOut(payload);
     }
 
-    /** Wipes the keys, closes the payload channel, and the image if this volume opened it. */
+    /** The keys, wiped by the first {@code close()}. */
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void wipe() {
         Arrays.fill(keyArea, (byte) 0);
-        for (TcryptPayload p : payloads) {
-            p.close();
-        }
-        payloads.clear();
-        if (ownsImage) {
-            image.close();
-        }
-    }
-
-    private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("The volume is closed");
-        }
     }
 
     @Override
