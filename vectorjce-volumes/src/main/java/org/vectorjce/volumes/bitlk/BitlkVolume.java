@@ -1,19 +1,16 @@
 package org.vectorjce.volumes.bitlk;
 
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 import javax.crypto.AEADBadTagException;
@@ -37,6 +33,7 @@ import org.vectorjce.volumes.bitlk.FveMetadata.Protection;
 import org.vectorjce.volumes.bitlk.FveMetadata.Vmk;
 import org.vectorjce.volumes.bitlk.FveMetadata.Wrapped;
 import org.vectorjce.volumes.internal.AesCcm;
+import org.vectorjce.volumes.internal.ImageSource;
 import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
@@ -86,9 +83,9 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
     private final String opener;
     private final VectorJceProvider provider;
 
-    private BitlkVolume(SeekableByteChannel image, boolean ownsImage, FveMetadata meta, BitlkInfo info, byte[] fvek,
+    private BitlkVolume(ImageSource.Images images, FveMetadata meta, BitlkInfo info, byte[] fvek,
             String opener, VectorJceProvider provider) {
-        super(image, ownsImage);
+        super(images);
         this.meta = meta;
         this.info = info;
         this.fvek = fvek;
@@ -98,19 +95,17 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(image, null);
+        return new Builder(new ImageSource(image, null));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(null, image);
+        return new Builder(new ImageSource(null, image));
     }
 
     /** The header's and metadata's fields, without unlocking anything. */
     public static BitlkInfo info(Path image) throws IOException, VolumeException {
-        try (SeekableByteChannel c = FileChannel.open(image, StandardOpenOption.READ)) {
-            return info(c, image.toString());
-        }
+        return ImageSource.read(image, c -> info(c, image.toString()));
     }
 
     /** The header's and metadata's fields of an image the caller keeps open. */
@@ -175,13 +170,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
         if (problem != null) {
             throw new UnsupportedVolumeException(problem);
         }
-        SectorCipher c;
-        try {
-            c = SectorCipher.of(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, provider);
-        } catch (GeneralSecurityException e) {
-            throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
-                    + fvek.length + "-byte volume key: " + e.getMessage());
-        }
+        SectorCipher c = VolumeLifecycle.sectorCipher(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, provider);
         BitlkPayload payload = new BitlkPayload(image, info.payloadSize(), info.sectorSize(), c, meta.zeroAreas(),
                 meta.volumeHeaderOffset, meta.volumeHeaderSize);
         return handOut(payload);
@@ -249,30 +238,27 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
 
     /** How to open a volume: the secrets and the provider. Not thread-safe; single use. */
     public static final class Builder {
-        private final Path path;
-        private final SeekableByteChannel channel;
+        private final ImageSource source;
         private char[] passphrase;
         private char[] recovery;
         private byte[] startupKey;
         private byte[] volumeKey;
-        private VectorJceProvider provider;
         private String badPassphraseEncoding;
 
-        private Builder(Path path, SeekableByteChannel channel) {
-            this.path = path;
-            this.channel = channel;
+        private Builder(ImageSource source) {
+            this.source = source;
         }
 
         /** The password, or the recovery password (tried as one when it has its form); the caller wipes its array. */
         public Builder passphrase(char[] p) {
-            wipe(passphrase);
+            ImageSource.wipe(passphrase);
             passphrase = p.clone();
             return this;
         }
 
         /** The password as UTF-8 bytes (what the command reads); the caller wipes its array. */
         public Builder passphrase(byte[] p) {
-            wipe(passphrase);
+            ImageSource.wipe(passphrase);
             passphrase = null;
             try {
                 CharBuffer c = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -290,7 +276,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
 
         /** A recovery password only (the password protectors are not tried); the caller wipes its array. */
         public Builder recoveryPassword(char[] rp) {
-            wipe(recovery);
+            ImageSource.wipe(recovery);
             recovery = rp.clone();
             return this;
         }
@@ -304,7 +290,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
                     throw new VolumeException("The startup key file " + bek + " is larger than " + STARTUP_KEY_MAX
                             + " bytes: not a BitLocker .BEK file");
                 }
-                wipe(startupKey);
+                ImageSource.wipe(startupKey);
                 startupKey = b;
             }
             return this;
@@ -312,14 +298,14 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
 
         /** A startup key: the {@code .BEK} file's bytes (copied). */
         public Builder startupKey(byte[] bek) {
-            wipe(startupKey);
+            ImageSource.wipe(startupKey);
             startupKey = bek.clone();
             return this;
         }
 
         /** The volume key (the FVEK, as {@code --dump-volume-key} prints it) instead of a protector (copied). */
         public Builder volumeKey(byte[] key) {
-            wipe(volumeKey);
+            ImageSource.wipe(volumeKey);
             volumeKey = key.clone();
             return this;
         }
@@ -329,51 +315,26 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
          * {@code VectorJceProvider}).
          */
         public Builder provider(VectorJceProvider p) {
-            provider = Objects.requireNonNull(p, "provider");
+            source.provider(p);
             return this;
-        }
-
-        private VectorJceProvider provider() {
-            if (provider == null) {
-                provider = new VectorJceProvider();
-            }
-            return provider;
-        }
-
-        private static void wipe(char[] c) {
-            if (c != null) {
-                Arrays.fill(c, '\0');
-            }
-        }
-
-        private static void wipe(byte[] b) {
-            if (b != null) {
-                Arrays.fill(b, (byte) 0);
-            }
         }
 
         /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
         public BitlkVolume open() throws IOException, VolumeException {
-            SeekableByteChannel img = channel != null ? channel : FileChannel.open(path, StandardOpenOption.READ);
-            boolean ok = false;
-            try {
-                String name = path != null ? path.toString() : "the image";
-                FveMetadata m = FveMetadata.read(img, name);
-                BitlkInfo info = info(m, img.size());
+            return source.open(false, images -> {
+                FveMetadata m = FveMetadata.read(images.data(), images.dataName());
+                BitlkInfo info = info(m, images.data().size());
                 String[] opener = new String[1];
                 byte[] fvek = unlock(m, info, opener);
-                BitlkVolume v = new BitlkVolume(img, channel == null, m, info, fvek, opener[0], provider());
-                ok = true;
-                return v;
-            } finally {
-                wipe(passphrase);
-                wipe(recovery);
-                wipe(startupKey);
-                wipe(volumeKey);
-                if (!ok && channel == null) {
-                    img.close();
-                }
-            }
+                return new BitlkVolume(images, m, info, fvek, opener[0], source.provider());
+            }, this::wipeSecrets);
+        }
+
+        private void wipeSecrets() {
+            ImageSource.wipe(passphrase);
+            ImageSource.wipe(recovery);
+            ImageSource.wipe(startupKey);
+            ImageSource.wipe(volumeKey);
         }
 
         private byte[] unlock(FveMetadata m, BitlkInfo info, String[] opener) throws VolumeException {
@@ -557,7 +518,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
                         + " bytes (16, 24 or 32)");
             }
             byte[] pt = null;
-            try (AesCcm ccm = new AesCcm(provider(), key)) {
+            try (AesCcm ccm = new AesCcm(source.provider(), key)) {
                 pt = ccm.decrypt(w.nonce(), new byte[0], w.data(), 0, w.data().length, w.tag());
                 int size = FveMetadata.u16(pt, 0);
                 if (pt.length <= OPEN_KEY_HEADER || size != pt.length) {
@@ -568,7 +529,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
             } catch (AEADBadTagException e) {
                 return null;
             } catch (GeneralSecurityException e) {
-                throw new UnsupportedVolumeException("AES-CCM on the provider " + provider().getName() + " failed: "
+                throw new UnsupportedVolumeException("AES-CCM on the provider " + source.provider().getName() + " failed: "
                         + e.getMessage());
             } finally {
                 if (pt != null) {
@@ -580,7 +541,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
         /** The validation record under the VMK: role 0, type 1, SHA-256 (0x2005) of the metadata block. */
         private void checkValidation(FveMetadata m, byte[] vmk) throws VolumeException {
             byte[] d = null;
-            try (AesCcm ccm = new AesCcm(provider(), vmk)) {
+            try (AesCcm ccm = new AesCcm(source.provider(), vmk)) {
                 Wrapped w = m.validation;
                 d = ccm.decrypt(w.nonce(), new byte[0], w.data(), 0, w.data().length, w.tag());
                 if (FveMetadata.u16(d, 2) != 0 || FveMetadata.u16(d, 4) != 1 || FveMetadata.u16(d, 8) != 0x2005) {
@@ -596,7 +557,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
                 throw new CorruptHeaderException("The FVE metadata's validation record does not open under the VMK"
                         + " (AES-CCM tag mismatch)");
             } catch (GeneralSecurityException e) {
-                throw new UnsupportedVolumeException("AES-CCM on the provider " + provider().getName() + " failed: "
+                throw new UnsupportedVolumeException("AES-CCM on the provider " + source.provider().getName() + " failed: "
                         + e.getMessage());
             } finally {
                 if (d != null) {

@@ -1,21 +1,17 @@
 package org.vectorjce.volumes.fvault2;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.Objects;
 
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
@@ -29,6 +25,7 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.ImageSource;
 import org.vectorjce.volumes.internal.VolumeLifecycle;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
@@ -74,9 +71,9 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
     private final String opener;
     private final VectorJceProvider provider;
 
-    private Fvault2Volume(SeekableByteChannel image, boolean ownsImage, Fvault2Info info, byte[] key, String opener,
+    private Fvault2Volume(ImageSource.Images images, Fvault2Info info, byte[] key, String opener,
             VectorJceProvider provider) {
-        super(image, ownsImage);
+        super(images);
         this.info = info;
         this.key = key;
         this.opener = opener;
@@ -85,19 +82,17 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(image, null);
+        return new Builder(new ImageSource(image, null));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(null, image);
+        return new Builder(new ImageSource(null, image));
     }
 
     /** The header's and metadata's fields, without unlocking anything. */
     public static Fvault2Info info(Path image) throws IOException, VolumeException {
-        try (SeekableByteChannel c = FileChannel.open(image, StandardOpenOption.READ)) {
-            return info(c, image.toString());
-        }
+        return ImageSource.read(image, c -> info(c, image.toString()));
     }
 
     /** The header's and metadata's fields of an image the caller keeps open. */
@@ -165,13 +160,7 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
         if (problem != null) {
             throw new CorruptHeaderException(problem);
         }
-        SectorCipher c;
-        try {
-            c = SectorCipher.of(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, provider);
-        } catch (GeneralSecurityException e) {
-            throw new UnsupportedVolumeException(info.cipher() + "-" + info.mode() + ": the provider refused the "
-                    + key.length + "-byte volume key: " + e.getMessage());
-        }
+        SectorCipher c = VolumeLifecycle.sectorCipher(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, provider);
         Fvault2Payload payload = new Fvault2Payload(image, info.logicalVolumeOffset(), info.logicalVolumeSize(), c);
         return handOut(payload);
     }
@@ -190,21 +179,18 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
 
     /** How to open a volume: the secret and the provider. Not thread-safe; single use. */
     public static final class Builder {
-        private final Path path;
-        private final SeekableByteChannel channel;
+        private final ImageSource source;
         private byte[] passphrase;
         private byte[] volumeKey;
-        private VectorJceProvider provider;
         private String badPassphraseEncoding;
 
-        private Builder(Path path, SeekableByteChannel channel) {
-            this.path = path;
-            this.channel = channel;
+        private Builder(ImageSource source) {
+            this.source = source;
         }
 
         /** The passphrase (its UTF-8 bytes are what PBKDF2 takes); the caller wipes its array. */
         public Builder passphrase(char[] p) {
-            wipe(passphrase);
+            ImageSource.wipe(passphrase);
             passphrase = null;
             badPassphraseEncoding = null;
             try {
@@ -223,7 +209,7 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
 
         /** The passphrase as bytes (what the command reads; PBKDF2 takes them as they are); the caller wipes them. */
         public Builder passphrase(byte[] p) {
-            wipe(passphrase);
+            ImageSource.wipe(passphrase);
             badPassphraseEncoding = null;
             passphrase = p.clone();
             return this;
@@ -231,7 +217,7 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
 
         /** The 32-byte volume key (as {@code --dump-volume-key} prints it) instead of the passphrase (copied). */
         public Builder volumeKey(byte[] k) {
-            wipe(volumeKey);
+            ImageSource.wipe(volumeKey);
             volumeKey = k.clone();
             return this;
         }
@@ -241,43 +227,22 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
          * {@code VectorJceProvider}).
          */
         public Builder provider(VectorJceProvider p) {
-            provider = Objects.requireNonNull(p, "provider");
+            source.provider(p);
             return this;
-        }
-
-        private VectorJceProvider provider() {
-            if (provider == null) {
-                provider = new VectorJceProvider();
-            }
-            return provider;
-        }
-
-        private static void wipe(byte[] b) {
-            if (b != null) {
-                Arrays.fill(b, (byte) 0);
-            }
         }
 
         /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
         public Fvault2Volume open() throws IOException, VolumeException {
-            SeekableByteChannel img = channel != null ? channel : FileChannel.open(path, StandardOpenOption.READ);
-            boolean ok = false;
-            try {
-                String name = path != null ? path.toString() : "the image";
-                CoreStorage cs = CoreStorage.read(img, name, provider());
+            return source.open(false, images -> {
+                CoreStorage cs = CoreStorage.read(images.data(), images.dataName(), source.provider());
                 Fvault2Info info = info(cs);
                 String[] opener = new String[1];
                 byte[] k = unlock(cs, opener);
-                Fvault2Volume v = new Fvault2Volume(img, channel == null, info, k, opener[0], provider());
-                ok = true;
-                return v;
-            } finally {
-                wipe(passphrase);
-                wipe(volumeKey);
-                if (!ok && channel == null) {
-                    img.close();
-                }
-            }
+                return new Fvault2Volume(images, info, k, opener[0], source.provider());
+            }, () -> {
+                ImageSource.wipe(passphrase);
+                ImageSource.wipe(volumeKey);
+            });
         }
 
         private byte[] unlock(CoreStorage cs, String[] opener) throws VolumeException {
@@ -321,9 +286,9 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("SHA-256 unavailable", e);
             } finally {
-                wipe(pk);
-                wipe(kek);
-                wipe(half);
+                ImageSource.wipe(pk);
+                ImageSource.wipe(kek);
+                ImageSource.wipe(half);
             }
         }
 

@@ -1,6 +1,5 @@
 package org.vectorjce.volumes.luks;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,10 +8,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
 
@@ -22,6 +18,8 @@ import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.ImageSource;
+import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
  * A LUKS1 or LUKS2 volume, opened read-only with a passphrase, a key file or the volume key:
@@ -47,22 +45,22 @@ import org.vectorjce.volumes.WrongPassphraseException;
  * ("no key slot opened with the passphrase given"), {@link CorruptHeaderException} naming the
  * field, {@link org.vectorjce.volumes.UnsupportedVolumeException} naming the feature.
  */
-public final class LuksVolume implements Volume {
+public final class LuksVolume extends VolumeLifecycle implements Volume {
     /** cryptsetup's default largest key file ({@code --keyfile-size} unset): 8 MiB. */
     public static final int MAX_KEY_FILE = 8 << 20;
 
-    private final Opened images;
+    private final Image header, data;
     private Layout layout;
     private final byte[] volumeKey;
     private final int keySlot;
-    /** Every payload channel handed out (payload() may be called from several threads), closed with the volume. */
-    private final List<SeekableByteChannel> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Settings settings;
-    private boolean open = true;
 
-    private LuksVolume(Opened images, Layout layout, byte[] volumeKey, int keySlot, Settings settings) {
+    private LuksVolume(ImageSource.Images images, Image header, Image data, Layout layout, byte[] volumeKey,
+            int keySlot, Settings settings) {
+        super(images);
         this.settings = settings;
-        this.images = images;
+        this.header = header;
+        this.data = data;
         this.layout = layout;
         this.volumeKey = volumeKey;
         this.keySlot = keySlot;
@@ -70,12 +68,12 @@ public final class LuksVolume implements Volume {
 
     /** A builder for the volume in the file {@code image}. */
     public static Builder at(Path image) {
-        return new Builder(Objects.requireNonNull(image, "image"), null);
+        return new Builder(new ImageSource(Objects.requireNonNull(image, "image"), null));
     }
 
     /** A builder for the volume in {@code image} (read only; left open by {@link #close()}). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(null, Objects.requireNonNull(image, "image"));
+        return new Builder(new ImageSource(null, Objects.requireNonNull(image, "image")));
     }
 
     /** Whether the payload refuses writes: unless the images were opened for writing ({@link Builder#readWrite()}). */
@@ -94,14 +92,14 @@ public final class LuksVolume implements Volume {
     @Override
     public void flush() throws IOException {
         ensureOpen();
-        if (images.writable) {
-            images.data.force();
+        if (imagesWritable()) {
+            data.force();
         }
     }
 
     /** Whether the images were opened for writing ({@link Builder#readWrite()}). */
     public boolean isWritable() {
-        return images.writable;
+        return imagesWritable();
     }
 
     /** The header's information. */
@@ -141,11 +139,8 @@ public final class LuksVolume implements Volume {
     @Override
     public SeekableByteChannel payload() throws IOException, VolumeException {
         ensureOpen();
-        SeekableByteChannel c = layout.payloadCipher(settings.provider()).payload(images.data.channel, volumeKey,
-                layout.payloadOffset(), layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), images.writable);
-        payloads.removeIf(p -> !p.isOpen());   // those closed by their readers
-        payloads.add(c);
-        return c;
+        return handOut(layout.payloadCipher(settings.provider()).payload(data.channel, volumeKey,
+                layout.payloadOffset(), layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), imagesWritable()));
     }
 
     /**
@@ -159,7 +154,7 @@ public final class LuksVolume implements Volume {
     public int addKeySlot(byte[] newPassphrase, KeySlotOptions options) throws IOException, VolumeException {
         ensureWritable();
         int slot = layout.addKeySlot(volumeKey, newPassphrase, options, settings);
-        layout = layout(images.header, images.data);
+        layout = layout(header, data);
         return slot;
     }
 
@@ -185,7 +180,7 @@ public final class LuksVolume implements Volume {
     public void removeKeySlot(int slot) throws IOException, VolumeException {
         ensureWritable();
         layout.removeKeySlot(slot, new java.security.SecureRandom());
-        layout = layout(images.header, images.data);
+        layout = layout(header, data);
     }
 
     /**
@@ -199,7 +194,7 @@ public final class LuksVolume implements Volume {
             throws IOException, VolumeException {
         ensureWritable();
         int s = layout.changeKeySlot(slot, volumeKey, newPassphrase, options, settings);
-        layout = layout(images.header, images.data);
+        layout = layout(header, data);
         return s;
     }
 
@@ -230,64 +225,21 @@ public final class LuksVolume implements Volume {
 
     private void ensureWritable() throws VolumeException {
         ensureOpen();
-        if (!images.writable) {
+        if (!imagesWritable()) {
             throw new VolumeException("The volume was opened for reading only (LuksVolume.Builder.readWrite())");
         }
     }
 
-    /** Wipes the volume key, closes the payload channels and the images this volume opened. */
+    /** The volume key, wiped by the first {@code close()}. */
     @Override
-    public void close() throws IOException {
-        if (!open) {
-            return;
-        }
-        open = false;
+    protected void wipe() {
         Arrays.fill(volumeKey, (byte) 0);
-        for (SeekableByteChannel p : payloads) {
-            p.close();
-        }
-        images.close();
-    }
-
-    private void ensureOpen() {
-        if (!open) {
-            throw new IllegalStateException("The volume is closed");
-        }
     }
 
     @Override
     public String toString() {
         return "LuksVolume[LUKS" + layout.info().version() + ", " + layout.info().cipher() + ", "
-                + layout.info().keyBits() + "-bit key" + (open ? "" : ", closed") + "]";
-    }
-
-    /** The header and data images, and which of them this library opened (and so closes). */
-    private static final class Opened implements Closeable {
-        final Image header, data;
-        final List<SeekableByteChannel> owned;
-        final boolean writable;
-
-        Opened(Image header, Image data, List<SeekableByteChannel> owned, boolean writable) {
-            this.header = header;
-            this.data = data;
-            this.owned = owned;
-            this.writable = writable;
-        }
-
-        @Override
-        public void close() throws IOException {
-            IOException first = null;
-            for (SeekableByteChannel c : owned) {
-                try {
-                    c.close();
-                } catch (IOException e) {
-                    first = first == null ? e : first;
-                }
-            }
-            if (first != null) {
-                throw first;
-            }
-        }
+                + layout.info().keyBits() + "-bit key" + (isClosed() ? ", closed" : "") + "]";
     }
 
     /** Reads and validates the header of {@code header} (data in {@code data}). */
@@ -334,22 +286,17 @@ public final class LuksVolume implements Volume {
 
     /** How to open a volume: the secret, the key slot, a detached header. */
     public static final class Builder {
-        private final Path imagePath;
-        private final SeekableByteChannel imageChannel;
-        private Path headerPath;
-        private SeekableByteChannel headerChannel;
+        private final ImageSource source;
         private byte[] passphrase;
         private byte[] volumeKey;
         private Integer keySlot;
         private boolean readWrite;
-        private VectorJceProvider provider;
         private java.util.concurrent.Executor executor;
         private Argon2Compression argon2 =
                 Argon2Compression.DEFAULT;
 
-        private Builder(Path imagePath, SeekableByteChannel imageChannel) {
-            this.imagePath = imagePath;
-            this.imageChannel = imageChannel;
+        private Builder(ImageSource source) {
+            this.source = source;
         }
 
         /** The passphrase, encoded as UTF-8 (copied; wiped by {@link #open()}). */
@@ -395,15 +342,13 @@ public final class LuksVolume implements Volume {
 
         /** The header is in {@code header}, not at the start of the image (cryptsetup's {@code --header}). */
         public Builder header(Path header) {
-            headerPath = Objects.requireNonNull(header, "header");
-            headerChannel = null;
+            source.header(header);
             return this;
         }
 
         /** The header is in {@code header} (read only; left open). */
         public Builder header(SeekableByteChannel header) {
-            headerChannel = Objects.requireNonNull(header, "header");
-            headerPath = null;
+            source.header(header);
             return this;
         }
 
@@ -422,7 +367,7 @@ public final class LuksVolume implements Volume {
          * constant-time policy) they follow (default: a new {@code VectorJceProvider}).
          */
         public Builder provider(VectorJceProvider provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
+            source.provider(provider);
             return this;
         }
 
@@ -451,47 +396,16 @@ public final class LuksVolume implements Volume {
             return this;
         }
 
-        private Opened images(boolean write) throws IOException {
-            List<SeekableByteChannel> owned = new ArrayList<>();
-            try {
-                SeekableByteChannel d = imageChannel;
-                String dataName = "image";
-                if (d == null) {
-                    d = Files.newByteChannel(imagePath, openOptions(write));
-                    owned.add(d);
-                    dataName = imagePath.toString();
-                }
-                Image data = new Image(d, dataName);
-                Image header = data;
-                if (headerPath != null) {
-                    SeekableByteChannel h = Files.newByteChannel(headerPath, openOptions(write));
-                    owned.add(h);
-                    header = new Image(h, headerPath.toString());
-                } else if (headerChannel != null) {
-                    header = new Image(headerChannel, "header");
-                }
-                return new Opened(header, data, owned, write);
-            } catch (IOException | RuntimeException e) {
-                for (SeekableByteChannel c : owned) {
-                    try {
-                        c.close();
-                    } catch (IOException ignored) {
-                        e.addSuppressed(ignored);
-                    }
-                }
-                throw e;
-            }
-        }
-
-        private static java.util.Set<StandardOpenOption> openOptions(boolean write) {
-            return write ? java.util.EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : java.util.EnumSet.of(StandardOpenOption.READ);
+        /** The detached header's image, or {@code data} itself: the layout checks tell the two cases apart by identity. */
+        private static Image headerImage(ImageSource.Images o, Image data) throws IOException {
+            return o.header() == o.data() ? data : new Image(o.header(), o.headerName());
         }
 
         /** The header's information, without unlocking (no secret needed). */
         public LuksInfo info() throws IOException, VolumeException {
-            try (Opened o = images(false)) { // never for writing
-                return layout(o.header, o.data).info();
+            try (ImageSource.Images o = source.open(false)) { // never for writing
+                Image data = new Image(o.data(), o.dataName());
+                return layout(headerImage(o, data), data).info();
             }
         }
 
@@ -501,14 +415,13 @@ public final class LuksVolume implements Volume {
          * of the secrets, whatever the outcome.
          */
         public LuksVolume open() throws IOException, VolumeException {
-            Opened o = images(readWrite);
-            Settings settings = Settings.of(provider, executor, argon2);
-            byte[] vk = null;
-            boolean ok = false;
-            try {
-                Layout layout = layout(o.header, o.data);
+            Settings settings = Settings.of(source.provider(), executor, argon2);
+            return source.open(readWrite, o -> {
+                Image data = new Image(o.data(), o.dataName()), header = headerImage(o, data);
+                Layout layout = layout(header, data);
                 layout.payloadCipher(settings.provider()); // refuses an unsupported cipher before any KDF runs
                 int slot = -1;
+                byte[] vk;
                 if (volumeKey != null) {
                     if (!layout.isVolumeKey(volumeKey)) {
                         throw new WrongPassphraseException("The volume key given does not match the volume's digest");
@@ -518,6 +431,7 @@ public final class LuksVolume implements Volume {
                     if (passphrase == null) {
                         throw new VolumeException("No passphrase, key file or volume key given");
                     }
+                    vk = null;
                     for (int s : layout.slotsToTry(keySlot)) {
                         vk = layout.unlock(s, passphrase, settings);
                         if (vk != null) {
@@ -529,18 +443,8 @@ public final class LuksVolume implements Volume {
                         throw new WrongPassphraseException("No key slot opened with the passphrase given");
                     }
                 }
-                LuksVolume v = new LuksVolume(o, layout, vk, slot, settings);
-                ok = true;
-                return v;
-            } finally {
-                wipe();
-                if (!ok) {
-                    if (vk != null) {
-                        Arrays.fill(vk, (byte) 0);
-                    }
-                    o.close();
-                }
-            }
+                return new LuksVolume(o, header, data, layout, vk, slot, settings);
+            }, this::wipe);
         }
 
         private void wipe() {

@@ -1,7 +1,6 @@
 package org.vectorjce.volumes.tcrypt;
 
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -11,7 +10,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,6 +25,7 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.ImageSource;
 import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
@@ -77,9 +76,9 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
     private final VectorJceProvider provider;
     private final boolean writable;
 
-    private TcryptVolume(SeekableByteChannel image, boolean ownsImage, TcryptInfo info, Chain chain, byte[] keyArea,
+    private TcryptVolume(ImageSource.Images images, TcryptInfo info, Chain chain, byte[] keyArea,
             VectorJceProvider provider, boolean writable) {
-        super(image, ownsImage);
+        super(images);
         this.provider = provider;
         this.writable = writable;
         this.info = info;
@@ -89,12 +88,12 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(image, null);
+        return new Builder(new ImageSource(image, null));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(null, image);
+        return new Builder(new ImageSource(null, image));
     }
 
     /** The header's fields, the row and chain that opened it, and the payload's place. */
@@ -159,10 +158,7 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
     /** How to open a volume: the secrets, where the header is, hints. Not thread-safe; single use. */
     public static final class Builder {
-        private final Path path;
-        private final SeekableByteChannel channel;
-        private Path headerPath;
-        private SeekableByteChannel headerChannel;
+        private final ImageSource source;
         private byte[] passphrase = new byte[0];
         private final KeyfilePool keyfiles = new KeyfilePool();
         private int pim;
@@ -170,12 +166,11 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
         private String hash, cipher;
         private int threads = Runtime.getRuntime().availableProcessors();
         private Executor executor;
-        private VectorJceProvider provider;
         private Argon2Compression argon2 = Argon2Compression.DEFAULT;
 
-        private Builder(Path path, SeekableByteChannel channel) {
-            this.path = path;
-            this.channel = channel;
+        private Builder(ImageSource source) {
+            this.source = source;
+            source.headerReadOnly(); // never written
         }
 
         /** The password, as UTF-8 (VeraCrypt's encoding); the array is the caller's to wipe. */
@@ -291,13 +286,13 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
         /** Reads the header from another file ({@code --header}). */
         public Builder header(Path h) {
-            headerPath = h;
+            source.header(h);
             return this;
         }
 
         /** Reads the header from a channel the caller keeps open. */
         public Builder header(SeekableByteChannel h) {
-            headerChannel = h;
+            source.header(h);
             return this;
         }
 
@@ -325,15 +320,8 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
          * payload, whose settings they follow (default: a new {@code VectorJceProvider}).
          */
         public Builder provider(VectorJceProvider provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
+            source.provider(provider);
             return this;
-        }
-
-        private VectorJceProvider provider() {
-            if (provider == null) {
-                provider = new VectorJceProvider();
-            }
-            return provider;
         }
 
         /** Which Argon2 compression VeraCrypt's Argon2id rows run (default {@link Argon2Compression#DEFAULT}). */
@@ -344,38 +332,27 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
         /** Opens the volume; the secrets given are wiped from this builder whatever happens. */
         public TcryptVolume open() throws IOException, VolumeException {
-            SeekableByteChannel img = channel != null ? channel : readWrite
-                    ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(path, StandardOpenOption.READ);
-            SeekableByteChannel hdr = null;
-            boolean ok = false;
-            try {
-                hdr = headerChannel != null ? headerChannel
-                        : headerPath != null ? FileChannel.open(headerPath, StandardOpenOption.READ) : img;
-                TcryptVolume v = open(img, hdr);
-                ok = true;
-                return v;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new VolumeException("Interrupted while trying the headers");
-            } finally {
+            return source.open(readWrite, images -> {
+                try {
+                    return open(images);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new VolumeException("Interrupted while trying the headers");
+                } finally {
+                    images.closeHeader(); // read while unlocking only
+                }
+            }, () -> {
                 Arrays.fill(passphrase, (byte) 0);
                 keyfiles.wipe();
-                if (hdr != null && hdr != img && headerChannel == null) {
-                    hdr.close();
-                }
-                if (!ok && channel == null) {
-                    img.close();
-                }
-            }
+            });
         }
 
         private String name() {
-            return path != null ? path.toString() : "the image";
+            return source.name();
         }
 
-        private TcryptVolume open(SeekableByteChannel img, SeekableByteChannel hdr)
-                throws IOException, VolumeException, InterruptedException {
+        private TcryptVolume open(ImageSource.Images images) throws IOException, VolumeException, InterruptedException {
+            SeekableByteChannel img = images.data(), hdr = images.header();
             List<Kdf> kdfs = Kdf.select(hash, veracrypt, pim, system);
             if (kdfs.isEmpty()) {
                 throw new UnsupportedVolumeException("--hash " + hash + " names no TrueCrypt/VeraCrypt PRF"
@@ -427,9 +404,9 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
                     }
                     tried = true;
                     HeaderSearch.Match m = HeaderSearch.search(sector, pw, kdfs, pim, chains, veracrypt, threads,
-                            provider(), executor, argon2);
+                            source.provider(), executor, argon2);
                     if (m != null) {
-                        return opened(img, hdr != img, m, at, KINDS[(int) where.get(i)[1]]);
+                        return opened(images, hdr != img, m, at, KINDS[(int) where.get(i)[1]]);
                     }
                 }
             } finally {
@@ -444,7 +421,7 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
         private static final String[] KINDS = {"normal", "backup", "hidden", "hidden backup", "system"};
 
-        private TcryptVolume opened(SeekableByteChannel img, boolean separateHeader, HeaderSearch.Match m, long at,
+        private TcryptVolume opened(ImageSource.Images images, boolean separateHeader, HeaderSearch.Match m, long at,
                 String kind)
                 throws IOException, VolumeException {
             TcryptHeader h = m.header();
@@ -454,7 +431,7 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
                     throw new CorruptHeaderException("Sector size " + Integer.toUnsignedString(h.sectorSize)
                             + " in the " + kind + " header: not a power of two from 512 to 4096");
                 }
-                long isize = img.size();
+                long isize = images.data().size();
                 long offset, size, iv;
                 boolean xts = c.mode() == Chain.Mode.XTS;
                 if (system && separateHeader) {
@@ -502,7 +479,7 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
                     throw new UnsupportedVolumeException(c.name() + "-" + c.mode().cryptsetupName
                             + ": TrueCrypt's pre-4.0 CBC volumes are read-only here");
                 }
-                return new TcryptVolume(img, channel == null, info, c, h.keys.clone(), provider(), readWrite);
+                return new TcryptVolume(images, info, c, h.keys.clone(), source.provider(), readWrite);
             } finally {
                 h.wipe(); // the volume holds its own copy of the key area
             }
