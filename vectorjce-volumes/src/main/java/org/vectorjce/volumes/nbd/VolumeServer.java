@@ -92,6 +92,8 @@ public final class VolumeServer implements Closeable {
      * time, so that four clients' 32 MiB requests fit a 64 MiB heap.
      */
     static final int PIECE = 1 << 20;
+    /** Pieces from this size up use the pool's buffers. */
+    private static final int POOLED_FROM = 64 << 10;
 
     private final Volume volume;
     private final ServerSocketChannel server;
@@ -101,6 +103,13 @@ public final class VolumeServer implements Closeable {
     private final String exportName;
     private final int maxRequest;
     private final Semaphore buffers;
+    /**
+     * {@link #PIECE}-byte buffers of finished requests, for the next ones: each was made while
+     * {@link #PIECE} of {@link #buffers}' permits were held, so the pooled and the used ones
+     * together stay within the budget.
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<ByteBuffer> pool =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final javax.net.ssl.SSLContext tls;
     private final int bufferBytes;
     private final Executor executor;
@@ -587,9 +596,8 @@ public final class VolumeServer implements Closeable {
          */
         private void read(long cookie, long offset, int length) throws IOException {
             int piece = Math.min(length, PIECE);
-            acquire(piece);
+            ByteBuffer b = take(piece);
             try {
-                ByteBuffer b = ByteBuffer.allocate(piece);
                 for (int done = 0; done < length; ) {
                     int n = Math.min(piece, length - done);
                     b.clear().limit(n);
@@ -620,7 +628,7 @@ public final class VolumeServer implements Closeable {
                     done += n;
                 }
             } finally {
-                buffers.release(piece);
+                give(b);
             }
         }
 
@@ -640,9 +648,8 @@ public final class VolumeServer implements Closeable {
          */
         private void write(long cookie, long offset, int length, boolean fua) throws IOException {
             int piece = Math.min(length, PIECE);
-            acquire(piece);
+            ByteBuffer b = take(piece);
             try {
-                ByteBuffer b = ByteBuffer.allocate(piece);
                 boolean failed = false;
                 for (int done = 0; done < length; ) {
                     int n = Math.min(piece, length - done);
@@ -665,7 +672,7 @@ public final class VolumeServer implements Closeable {
                     reply(cookie, 0);
                 }
             } finally {
-                buffers.release(piece);
+                give(b);
             }
         }
 
@@ -713,6 +720,28 @@ public final class VolumeServer implements Closeable {
             } finally {
                 buffers.release(chunk);
             }
+        }
+
+        /**
+         * A buffer for a piece of {@code bytes} (at most {@link #PIECE}) under the budget: from 64 KiB
+         * up a pooled {@link #PIECE}-byte one (no new 256 KiB array to zero and collect per request
+         * of a bulk copy), below that a new one of its size. {@link #give} returns it.
+         */
+        private ByteBuffer take(int bytes) throws IOException {
+            if (bytes < POOLED_FROM || PIECE > bufferBytes) {
+                acquire(bytes);
+                return ByteBuffer.allocate(bytes);
+            }
+            acquire(PIECE);
+            ByteBuffer b = pool.poll();
+            return b != null ? b.clear() : ByteBuffer.allocate(PIECE);
+        }
+
+        private void give(ByteBuffer b) {
+            if (b.capacity() == PIECE && PIECE <= bufferBytes) {
+                pool.offer(b);
+            }
+            buffers.release(b.capacity());
         }
 
         private void acquire(int bytes) throws IOException {
