@@ -79,6 +79,24 @@ class KernelAllocationTest {
         }));
     }
 
+    /**
+     * Bytes the calling thread allocates in one run of {@code round}, run again until a run
+     * allocates at most {@code limit} or {@code budget} ns pass (C2 may reach a path's
+     * once-per-batch methods seconds after its inner ones): the last run's figure.
+     */
+    static long allocatedInACleanRound(Runnable round, long limit, long budget) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
+        long allocated = Long.MAX_VALUE;
+        long giveUp = System.nanoTime() + budget;
+        while (allocated > limit && System.nanoTime() < giveUp) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            round.run();
+            allocated = mx.getThreadAllocatedBytes(tid) - before;
+        }
+        return allocated;
+    }
+
     /** Bytes per 2,000 calls of 64 blocks below which the hot path counts as allocation-free. */
     private static final long HOT_PATH_LIMIT = 64 * 1024;
 
@@ -87,7 +105,6 @@ class KernelAllocationTest {
      * rounds until one is clean or {@code budget} ns pass.
      */
     static long hotPathAllocated(KernelFactory f, long budget) {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         BlockKernel k = f.create(new byte[32]);
         byte[] buf = new byte[64 * 16];
         byte[] out = new byte[buf.length];
@@ -101,18 +118,12 @@ class KernelAllocationTest {
         }
         // C2 may reach a kernel's once-per-batch methods seconds after its round methods, so
         // measure 1,000-call rounds until one is clean (or give up).
-        long tid = Thread.currentThread().getId();
-        long allocated = Long.MAX_VALUE;
-        long giveUp = System.nanoTime() + budget;
-        while (allocated >= HOT_PATH_LIMIT && System.nanoTime() < giveUp) {
-            long before = mx.getThreadAllocatedBytes(tid);
+        return allocatedInACleanRound(() -> {
             for (int i = 0; i < 1000; i++) {
                 k.encryptBlocks(buf, 0, out, 0, 64);
                 k.decryptBlocks(out, 0, buf, 0, 64);
             }
-            allocated = mx.getThreadAllocatedBytes(tid) - before;
-        }
-        return allocated;
+        }, HOT_PATH_LIMIT - 1, budget);
     }
 
     /**
@@ -143,14 +154,7 @@ class KernelAllocationTest {
         for (int i = 0; i < 40 || System.nanoTime() < end && i < 400; i++) {
             round.run();
         }
-        long tid = Thread.currentThread().getId();
-        long allocated = Long.MAX_VALUE;
-        long giveUp = System.nanoTime() + 15_000_000_000L;
-        while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
-            long before = mx.getThreadAllocatedBytes(tid);
-            round.run();
-            allocated = mx.getThreadAllocatedBytes(tid) - before;
-        }
+        long allocated = allocatedInACleanRound(round, 64 * 1024 - 1, 15_000_000_000L);
         assertTrue(allocated < 64 * 1024, ops.name() + " allocated " + allocated + " bytes in 3000 calls");
     }
 
@@ -203,7 +207,6 @@ class KernelAllocationTest {
      * of 512 bytes, once warm: rounds until one is at most {@code limit} or {@code budget} ns pass.
      */
     static long reinitAllocated(String alg, String mode, String kernel, long limit, long budget) throws Exception {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         String t = alg + "/" + mode + "/NoPadding";
         javax.crypto.Cipher c = javax.crypto.Cipher.getInstance(t, org.vectorjce.TestProviders.withKernel(alg, kernel));
         byte[] k = new byte[mode.equals("XTS") ? 64 : mode.equals("LRW") ? 48 : 32];
@@ -240,15 +243,7 @@ class KernelAllocationTest {
         for (int i = 0; i < 20 || (i < 400 && System.nanoTime() < end); i++) {
             round.run();
         }
-        long tid = Thread.currentThread().getId();
-        long allocated = Long.MAX_VALUE;
-        long giveUp = System.nanoTime() + budget;
-        while (allocated > limit && System.nanoTime() < giveUp) {
-            long before = mx.getThreadAllocatedBytes(tid);
-            round.run();
-            allocated = mx.getThreadAllocatedBytes(tid) - before;
-        }
-        return allocated;
+        return allocatedInACleanRound(round, limit, budget);
     }
 
     /**

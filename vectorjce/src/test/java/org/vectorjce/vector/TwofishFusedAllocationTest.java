@@ -82,14 +82,7 @@ class TwofishFusedAllocationTest {
         for (int i = 0; i < 10 || (i < 100 && System.nanoTime() < end); i++) {
             round.run();
         }
-        long tid = Thread.currentThread().getId();
-        long allocated = Long.MAX_VALUE;
-        long giveUp = System.nanoTime() + 15_000_000_000L;
-        while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
-            long before = mx.getThreadAllocatedBytes(tid);
-            round.run();
-            allocated = mx.getThreadAllocatedBytes(tid) - before;
-        }
+        long allocated = KernelAllocationTest.allocatedInACleanRound(round, 64 * 1024 - 1, 15_000_000_000L);
         assertTrue(allocated < 64 * 1024, "the fused path allocated " + allocated + " bytes in 4000 calls");
     }
 
@@ -107,17 +100,12 @@ class TwofishFusedAllocationTest {
             k.encryptBlocks(buf, 0, out, 0, 45); // one batch and a padded tail
             k.decryptBlocks(out, 0, buf, 0, 45);
         }
-        long tid = Thread.currentThread().getId();
-        long allocated = Long.MAX_VALUE;
-        long giveUp = System.nanoTime() + 15_000_000_000L;
-        while (allocated >= 64 * 1024 && System.nanoTime() < giveUp) {
-            long before = mx.getThreadAllocatedBytes(tid);
+        long allocated = KernelAllocationTest.allocatedInACleanRound(() -> {
             for (int i = 0; i < 1000; i++) {
                 k.encryptBlocks(buf, 0, out, 0, 45);
                 k.decryptBlocks(out, 0, buf, 0, 45);
             }
-            allocated = mx.getThreadAllocatedBytes(tid) - before;
-        }
+        }, 64 * 1024 - 1, 15_000_000_000L);
         assertTrue(allocated < 64 * 1024, "forced fused allocated " + allocated + " bytes in 2000 calls");
     }
 }
