@@ -5,7 +5,8 @@
 #  (a) unlock with the password: `volume test --type bitlk IMG` (java -jar, the module's jar)
 #      beside `cryptsetup bitlkDump --dump-volume-key -q IMG` (2^20 SHA-256 rounds each), and
 #      `volume --version` (the JVM and picocli alone);
-#  (b) `volume decrypt --type bitlk IMG OUT` of the whole device: AES-XTS-128 (100 MiB) and
+#  (b) `bin/volume decrypt --type bitlk IMG OUT` of the whole device (the launcher: JDK 25 with
+#      the vector module where it finds one): AES-XTS-128 (100 MiB) and
 #      AES-CBC-128 with the Elephant diffuser (128 MiB), beside `dislocker-file -V IMG -uPASSWORD
 #      -- OUT` when dislocker is installed (cryptsetup needs the kernel's dm-crypt for the data);
 #  (c) reading the device in one JVM (BitlkPayloadBench in the module's test classes, with
@@ -49,7 +50,7 @@ median() { tr ' ' '\n' | { grep -E '^[0-9.]+$' || true; } | sort -n | awk '{ v[N
 out="results/$(date -u +%Y-%m-%d-%H%M)-bitlk.txt"
 mkdir -p results
 {
-  echo "# BitLocker: volume test/decrypt --type bitlk (java -jar, no --add-modules) vs cryptsetup bitlkDump --dump-volume-key and dislocker-file"
+  echo "# BitLocker: volume test --type bitlk (java -jar, no --add-modules) and bin/volume decrypt --type bitlk vs cryptsetup bitlkDump --dump-volume-key and dislocker-file"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $("$java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
   echo "# command: bench/bitlk.sh --rounds $rounds; load before: $(uptime | sed 's/.*load/load/')"
   echo "## (a) unlock with the password, seconds per fresh process"
@@ -65,12 +66,12 @@ mkdir -p results
     mo=$(echo "$ours_all" | median) mc=$(echo "$cs_all" | median) mv=$(echo "$ver_all" | median)
     echo "$name: median volume test $mo s, cryptsetup $mc s, ratio $(ratio "$mo" "$mc"); volume --version $mv s"
   done
-  echo "## (b) decrypt the whole device, seconds per fresh process"
+  echo "## (b) decrypt the whole device, seconds per fresh process; ours as users run it, bin/volume (JDK 25 with the vector module where found)"
   for name in bitlk-aes-xts-128 bitlk-aes-cbc-elephant-128; do
     ours_all="" dl_all=""
     for r in $(seq "$rounds"); do
       rm -f "$work/out"
-      v=$(secs "$java" -jar "$jar" decrypt --type bitlk "$img/$name.img" "$work/out")
+      v=$(secs ../bin/volume decrypt --type bitlk "$img/$name.img" "$work/out")
       sum=$(sha256sum "$work/out" | cut -c1-16)
       rm -f "$work/out"
       d=-

@@ -162,7 +162,8 @@ final class ImageCommand {
             throw new UsageError("INPUT is " + size + " bytes: not a whole number of " + sectorSize + "-byte sectors");
         }
         byte[] key = readKey(keyFile, keyBits); // wiped in the finally below
-        VectorJceProvider provider = new VectorJceProvider();
+        // a whole-image job: the scalar mode arithmetic unless -Dvectorjce.arithmetic names one
+        VectorJceProvider provider = org.vectorjce.volumes.Volumes.defaultProvider();
         SectorCipher c = null;
         try {
             boolean encrypt = verb.equals("encrypt");

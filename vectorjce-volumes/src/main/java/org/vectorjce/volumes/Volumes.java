@@ -69,6 +69,22 @@ public final class Volumes {
     }
 
     /**
+     * The provider a volume's ciphers come from when its builder is given none: a new
+     * {@code VectorJceProvider} with {@code arithmetic=scalar} where the system properties leave the
+     * arithmetic at {@code auto}, else as they set it. A volume's work is whole images and requests
+     * of a served device, most of it in a fresh JVM's first seconds, where the vector mode arithmetic
+     * runs slowly until C2 has compiled it; the scalar passes are compiled at once and, with the
+     * cipher and the I/O beside them, within a few percent of the vector ones afterwards (figures:
+     * {@code docs/performance.md}, "The mode arithmetic from the first call").
+     *
+     * @return a new provider instance
+     */
+    public static VectorJceProvider defaultProvider() {
+        VectorJceProvider p = new VectorJceProvider();
+        return "auto".equals(p.settings().get("arithmetic")) ? p.configure("arithmetic=scalar") : p;
+    }
+
+    /**
      * The format the header of {@code image} shows by its signature, or {@code null} when it shows
      * none (TrueCrypt/VeraCrypt, or not a volume).
      *
@@ -278,7 +294,7 @@ public final class Volumes {
             return this;
         }
 
-        /** The VectorJCE provider the payload's ciphers come from (default: a new {@code VectorJceProvider}). */
+        /** The VectorJCE provider the payload's ciphers come from (default: {@link Volumes#defaultProvider()}). */
         public Builder provider(VectorJceProvider provider) {
             this.provider = Objects.requireNonNull(provider, "provider");
             return this;

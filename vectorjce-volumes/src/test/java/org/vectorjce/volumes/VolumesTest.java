@@ -52,6 +52,20 @@ class VolumesTest {
     }
 
     @Test
+    void theDefaultProviderTakesTheScalarArithmeticUnlessThePropertyNamesOne() {
+        String fromProperties = new org.vectorjce.VectorJceProvider().settings().get("arithmetic");
+        java.util.Map<String, String> got = Volumes.defaultProvider().settings();
+        assertEquals("auto".equals(fromProperties) ? "scalar" : fromProperties, got.get("arithmetic"));
+        // every other setting is the system properties' own
+        java.util.Map<String, String> rest = new java.util.HashMap<>(got);
+        java.util.Map<String, String> base = new java.util.HashMap<>(new org.vectorjce.VectorJceProvider().settings());
+        rest.remove("arithmetic");
+        base.remove("arithmetic");
+        assertEquals(base, rest);
+        assertTrue(Volumes.defaultProvider() != Volumes.defaultProvider(), "a new instance per call");
+    }
+
+    @Test
     void detectsTheFormatFromTheSignature() throws Exception {
         assertEquals(VolumeFormat.LUKS1, Volumes.detect(luks1));
         assertEquals(VolumeFormat.LUKS2, Volumes.detect(luks2));

@@ -311,8 +311,8 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
         }
 
         /**
-         * The provider of the AES (AES-CCM) and the payload's sector cipher, whose settings they follow (default: a new
-         * {@code VectorJceProvider}).
+         * The provider of the AES (AES-CCM) and the payload's sector cipher, whose settings they follow (default:
+         * {@link org.vectorjce.volumes.Volumes#defaultProvider()}).
          */
         public Builder provider(VectorJceProvider p) {
             source.provider(p);

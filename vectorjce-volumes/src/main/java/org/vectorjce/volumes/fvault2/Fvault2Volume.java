@@ -24,6 +24,7 @@ import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.WrongPassphraseException;
 import org.vectorjce.volumes.internal.ImageSource;
 import org.vectorjce.volumes.internal.VolumeLifecycle;
@@ -97,7 +98,7 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
 
     /** The header's and metadata's fields of an image the caller keeps open. */
     public static Fvault2Info info(SeekableByteChannel image, String name) throws IOException, VolumeException {
-        return info(CoreStorage.read(image, name, new VectorJceProvider()));
+        return info(CoreStorage.read(image, name, Volumes.defaultProvider()));
     }
 
     /**
@@ -223,8 +224,8 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
         }
 
         /**
-         * The provider of the metadata's AES-XTS and the payload's sector cipher, whose settings they follow (default: a new
-         * {@code VectorJceProvider}).
+         * The provider of the metadata's AES-XTS and the payload's sector cipher, whose settings they follow (default:
+         * {@link org.vectorjce.volumes.Volumes#defaultProvider()}).
          */
         public Builder provider(VectorJceProvider p) {
             source.provider(p);

@@ -11,12 +11,13 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.VolumeException;
 
 /**
  * What every format's builder is given besides its secrets: the image (a path this library opens,
  * or a channel the caller keeps open), a detached header where the format has one, and the
- * provider (default: a new {@code VectorJceProvider}, made once per builder). {@link #open} opens
+ * provider (default: {@link org.vectorjce.volumes.Volumes#defaultProvider()}, made once per builder). {@link #open} opens
  * the images, runs the format's unlocking, wipes the builder's secrets whatever happens, and
  * closes what it opened when the unlocking fails.
  */
@@ -58,10 +59,10 @@ public final class ImageSource {
         provider = Objects.requireNonNull(p, "provider");
     }
 
-    /** The provider given, or a new one (the same for every later call). */
+    /** The provider given, or {@link Volumes#defaultProvider()} (the same for every later call). */
     public VectorJceProvider provider() {
         if (provider == null) {
-            provider = new VectorJceProvider();
+            provider = Volumes.defaultProvider();
         }
         return provider;
     }

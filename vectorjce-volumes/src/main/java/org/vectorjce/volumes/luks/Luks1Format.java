@@ -93,7 +93,7 @@ public final class Luks1Format {
     }
 
     /**
-     * The provider of the key slot's cipher (default: a new {@code VectorJceProvider}), whose
+     * The provider of the key slot's cipher (default: {@link org.vectorjce.volumes.Volumes#defaultProvider()}), whose
      * settings it follows.
      */
     public Luks1Format provider(org.vectorjce.VectorJceProvider provider) {
@@ -126,7 +126,7 @@ public final class Luks1Format {
             throw new VolumeException("Key size " + bits + " bits is not a whole number of bytes up to 4096 bits");
         }
         int keyBytes = bits / 8;
-        VolumeCipher sc = parsed.using(provider != null ? provider : new org.vectorjce.VectorJceProvider());
+        VolumeCipher sc = parsed.using(provider != null ? provider : org.vectorjce.volumes.Volumes.defaultProvider());
         String name = sc.luks1Name(), mode = sc.luks1Mode(); // the header's two fields
         sc.checkKey(keyBytes, 512, 0); // the key size against the cipher, before anything
 

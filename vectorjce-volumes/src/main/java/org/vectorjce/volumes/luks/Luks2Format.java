@@ -102,7 +102,7 @@ public final class Luks2Format {
     }
 
     /**
-     * The provider of the key slot's cipher (default: a new {@code VectorJceProvider}), whose
+     * The provider of the key slot's cipher (default: {@link org.vectorjce.volumes.Volumes#defaultProvider()}), whose
      * settings it follows.
      */
     public Luks2Format provider(org.vectorjce.VectorJceProvider provider) {

@@ -364,7 +364,7 @@ public final class LuksVolume extends VolumeLifecycle implements Volume {
 
         /**
          * The provider of the payload's and the key slots' ciphers, whose settings (kernels, the
-         * constant-time policy) they follow (default: a new {@code VectorJceProvider}).
+         * constant-time policy) they follow (default: {@link org.vectorjce.volumes.Volumes#defaultProvider()}).
          */
         public Builder provider(VectorJceProvider provider) {
             source.provider(provider);

@@ -4,6 +4,7 @@ import java.util.concurrent.Executor;
 
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.Argon2Compression;
+import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.kdf.Argon2;
 
 /**
@@ -17,9 +18,9 @@ record Settings(VectorJceProvider provider, Executor executor, Argon2Compression
         java.util.Objects.requireNonNull(argon2, "argon2");
     }
 
-    /** A provider of the caller's, or a new {@code VectorJceProvider} for null; the other settings as given. */
+    /** A provider of the caller's, or {@link Volumes#defaultProvider()} for null; the other settings as given. */
     static Settings of(VectorJceProvider provider, Executor executor, Argon2Compression argon2) {
-        return new Settings(provider != null ? provider : new VectorJceProvider(), executor, argon2);
+        return new Settings(provider != null ? provider : Volumes.defaultProvider(), executor, argon2);
     }
 
     /** Argon2 as these settings run it. */

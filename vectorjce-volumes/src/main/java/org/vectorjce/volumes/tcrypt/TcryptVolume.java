@@ -317,7 +317,7 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
         /**
          * The provider of the AES, Twofish and Serpent ciphers, for the header trials and the
-         * payload, whose settings they follow (default: a new {@code VectorJceProvider}).
+         * payload, whose settings they follow (default: {@link org.vectorjce.volumes.Volumes#defaultProvider()}).
          */
         public Builder provider(VectorJceProvider provider) {
             source.provider(provider);
