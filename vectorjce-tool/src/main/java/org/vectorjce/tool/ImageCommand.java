@@ -162,7 +162,7 @@ final class ImageCommand {
             throw new UsageError("INPUT is " + size + " bytes: not a whole number of " + sectorSize + "-byte sectors");
         }
         byte[] key = readKey(keyFile, keyBits); // wiped in the finally below
-        // a whole-image job: the scalar mode arithmetic unless -Dvectorjce.arithmetic names one
+        // a whole-image job: the scalar mode arithmetic unless -Dvectorjce.arithmetic=vector is given
         VectorJceProvider provider = org.vectorjce.volumes.Volumes.defaultProvider();
         SectorCipher c = null;
         try {

@@ -73,9 +73,10 @@ public final class Volumes {
      * {@code VectorJceProvider} with {@code arithmetic=scalar} where the system properties leave the
      * arithmetic at {@code auto}, else as they set it. A volume's work is whole images and requests
      * of a served device, most of it in a fresh JVM's first seconds, where the vector mode arithmetic
-     * runs slowly until C2 has compiled it; the scalar passes are compiled at once and, with the
-     * cipher and the I/O beside them, within a few percent of the vector ones afterwards (figures:
-     * {@code docs/performance.md}, "The mode arithmetic from the first call").
+     * runs slowly until C2 has compiled it. The scalar passes reach C2 at once; once both are
+     * compiled they are about 15 % slower on AES-XTS alone, which makes up the vector passes' slow
+     * start only after some 7 GiB (figures: {@code docs/performance.md}, "The mode arithmetic from
+     * the first call"). {@code -Dvectorjce.arithmetic=auto} counts as not set.
      *
      * @return a new provider instance
      */
