@@ -5,7 +5,10 @@
 # compression (--add-modules jdk.incubator.vector) and without, beside Debian's reference argon2
 # command (libargon2's code) and cryptsetup open --test-passphrase, alternating, in the same run.
 # Writes bench/results/<date>-argon2-engine.txt. Needs the jar (./mvnw -B -q package -DskipTests),
-# cryptsetup (cryptsetup-bin) and argon2 (Debian package argon2).
+# cryptsetup (cryptsetup-bin) and argon2 (Debian package argon2). Then, once per compression in a
+# fresh JVM (bench/argon2/Argon2Slices.java), the milliseconds of each slice, pass by pass: the first
+# pass carries the first touch of the memory and the JIT's start, the last slice the final hash and
+# the wipe.
 #
 #   bench/argon2-engine.sh [--rounds N]
 set -euo pipefail
@@ -24,7 +27,7 @@ for tool in cryptsetup argon2; do
   command -v $tool >/dev/null || { echo "$tool not found (Debian: cryptsetup-bin, argon2)" >&2; exit 2; }
 done
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-"$JAVA_HOME/bin/javac" -d "$work/cls" -cp "$jar" argon2/Argon2Derive.java
+"$JAVA_HOME/bin/javac" -d "$work/cls" -cp "$jar" argon2/Argon2Derive.java argon2/Argon2Slices.java
 printf 'unlock benchmark passphrase' > "$work/key"
 img="$work/argon2id.img"; truncate -s 32M "$img"
 cryptsetup luksFormat -q --type luks2 --pbkdf argon2id --key-file "$work/key" "$img"
@@ -51,6 +54,10 @@ mkdir -p results
     a=$(secs sh -c "printf 'unlock benchmark passphrase' | argon2 0123456789abcdef0123456789abcdef -id -t $t -k $m -p $p -l 32")
     c=$(secs cryptsetup open --test-passphrase --key-file "$work/key" "$img")
     echo "round $r: engine vector $v s [$d], engine scalar $s s [$ds], argon2 $a s, cryptsetup $c s; vector/argon2 $(ratio "$v" "$a"), scalar/argon2 $(ratio "$s" "$a"), vector/cryptsetup $(ratio "$v" "$c")"
+  done
+  echo "## per slice, a fresh JVM each: java --add-modules jdk.incubator.vector -cp ... Argon2Slices $t $m $p COMPRESSION"
+  for c in auto scalar vector; do
+    "${java[@]:0:1}" --add-modules jdk.incubator.vector "${java[@]:1}" Argon2Slices "$t" "$m" "$p" "$c" 2>/dev/null
   done
   echo "# load after: $(uptime)"
 } | tee "$out"

@@ -41,16 +41,6 @@ final class Argon2Engine {
     private static final int ADDRESSES_IN_BLOCK = 128;
     /** The vector compression, or null when this JVM cannot run it (a fact of the JVM and CPU). */
     private static final Argon2Kernel VECTOR = loadVector();
-    /**
-     * Work (memory KiB x passes) from which {@link Argon2Compression#AUTO} takes the vector
-     * compression: 8 GiB-passes. Its first calls run uncompiled (each vector a heap object, far
-     * slower than the scalar code) until C2 has compiled it, and that start costs more than its
-     * compiled speed wins back over a key slot of cryptsetup's default cost in a fresh JVM (see
-     * docs/performance.md and bench/unlock.sh); the scalar code reaches C2 within the first slice.
-     * Counting calls toward the JIT's thresholds first ({@link Argon2Kernel#countCalls}) made it
-     * slower still.
-     */
-    static final long VECTOR_MIN_WORK = 8L << 20;
 
     private final int type;
     private final int passes;
@@ -92,13 +82,17 @@ final class Argon2Engine {
 
     /**
      * The compression a derivation of {@code work} (memory KiB x passes) runs under {@code c}: the
-     * vector one (never when this JVM lacks it) or null for the scalar one.
+     * vector one (never when this JVM lacks it) or null for the scalar one. {@link Argon2Compression#AUTO}
+     * takes the vector one from {@link Argon2Kernel#autoMinWork()}: its first calls run uncompiled
+     * (each vector a heap object, far slower than the scalar code) until C2 has compiled it, which
+     * costs its first slice 0.3-0.4 s in a fresh JVM, whereas the scalar code reaches C2 within the
+     * first slice.
      */
     static Argon2Kernel kernelFor(Argon2Compression c, long work) {
         return switch (c) {
             case SCALAR -> null;
             case VECTOR -> VECTOR;
-            case AUTO -> work >= VECTOR_MIN_WORK ? VECTOR : null;
+            case AUTO -> VECTOR != null && work >= VECTOR.autoMinWork() ? VECTOR : null;
         };
     }
 
@@ -342,8 +336,7 @@ final class Argon2Engine {
         // lane) and the reference index is counted from startPosition; in the first slice of the
         // first pass the reference lane is the lane itself
         Segment g = new Segment(lane, pass == 0 ? (long) slice * segmentLength : laneLength - segmentLength,
-                pass != 0 && slice != SYNC_POINTS - 1 ? (long) (slice + 1) * segmentLength : 0, first ? -1 : 0,
-                pass != 0, r);
+                pass != 0 && slice != SYNC_POINTS - 1 ? (long) (slice + 1) * segmentLength : 0, first ? -1 : 0, r);
         if (independent) {
             fillIndependent(g, m, start, pm, prev, start == 0 ? -1 : 0, address, input, zero);
         } else {
@@ -352,7 +345,7 @@ final class Argon2Engine {
     }
 
     /** What {@link #block} needs of its segment. {@code ownLane}: -1 when the reference lane is the lane itself. */
-    private record Segment(int lane, long base, long startPosition, int ownLane, boolean xor, long[] r) {
+    private record Segment(int lane, long base, long startPosition, int ownLane, long[] r) {
     }
 
     /**
@@ -388,7 +381,11 @@ final class Argon2Engine {
     /**
      * Block {@code i} of the segment {@code m} from the previous block and the reference block that
      * {@code pseudo} (J1 low, J2 high) picks (section 3.4.1.2), without branches: the lane-dependent
-     * terms by masks.
+     * terms by masks. The new block is xored into the old one in every pass: in the first pass the old
+     * one is still the zeroes of its new array, so that is the same as writing it (version 0x13), and
+     * the compression then takes the same path from the first pass on. (Writing it in the first pass
+     * and xoring after left that path untaken until the second pass, where C2 dropped its compiled
+     * compression at the untaken branch: 130-180 ms of its first slice ran uncompiled.)
      */
     private void block(Argon2Kernel k, Segment g, long[] m, int i, long[] pm, int prev, long pseudo, int adjust) {
         int lane = g.lane();
@@ -402,7 +399,7 @@ final class Argon2Engine {
         int refIndex = (int) ((g.startPosition() + relative) % laneLength);
         int refSegment = refIndex / segmentLength;
         compress(k, pm, prev, memory[refLane][refSegment], (refIndex - refSegment * segmentLength) * WORDS, m,
-                i * WORDS, g.xor(), g.r());
+                i * WORDS, true, g.r());
     }
 
     private static void nextAddresses(Argon2Kernel k, long[] address, long[] input, long[] zero, long[] r) {

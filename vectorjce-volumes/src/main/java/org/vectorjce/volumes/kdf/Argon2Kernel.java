@@ -11,16 +11,15 @@ interface Argon2Kernel {
 
     /**
      * Writes {@code P(prev ^ ref) ^ (prev ^ ref)} to the 128 words of {@code nm} at {@code next},
-     * xored into what is there when {@code xor} (passes after the first, version 0x13). The next
+     * xored into what is there when {@code xor} (version 0x13's passes after the first; the
+     * engine xors every memory block, the first pass's into zeroes, and writes only its address blocks). The next
      * block may be {@code ref} itself; {@code r} is a 128-word work block the caller wipes.
      */
     void compress(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor, long[] r);
 
     /**
-     * Calls each of the methods {@link #compress} is made of {@code n} times with arguments that make
-     * them return at once: the JIT compiles a method after some thousands of calls, which the caller
-     * reaches this way before the first real call instead of through as many runs of the uncompiled
-     * code.
+     * The work (memory KiB x passes) from which {@link org.vectorjce.volumes.Argon2Compression#AUTO}
+     * takes this kernel: where its compiled speed has won back its start in a fresh JVM.
      */
-    void countCalls(int n);
+    long autoMinWork();
 }

@@ -2,6 +2,8 @@ package org.vectorjce.volumes.kdf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.Random;
 import org.junit.jupiter.api.Assumptions;
@@ -19,6 +21,17 @@ class Argon2KernelTest {
         String expected = System.getProperty("vectorjce.test.expect.argon2");
         Assumptions.assumeTrue(expected != null, "vectorjce.test.expect.argon2 not set (the Maven build sets it)");
         assertEquals(expected, Argon2Engine.kernel());
+    }
+
+    /** AUTO takes the vector compression from the kernel's threshold on, the scalar one below it. */
+    @Test
+    void autoTakesTheVectorCompressionFromItsThreshold() {
+        Argon2Kernel v = Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.VECTOR, 1);
+        Assumptions.assumeTrue(v != null, "no vector compression in this JVM (" + Argon2Engine.kernel() + ")");
+        long min = v.autoMinWork();
+        assertSame(v, Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.AUTO, min));
+        assertNull(Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.AUTO, min - 1));
+        assertNull(Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.SCALAR, Long.MAX_VALUE));
     }
 
     /** Random blocks, both modes (set and xor), and the address generator's next == ref. */
