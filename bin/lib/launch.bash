@@ -6,7 +6,8 @@
 #   launch NAME JAR_GLOB [ARGS...]
 #
 # JAR_GLOB is relative to the repository root. JAVA_OPTS, when set, goes to the JVM before -jar
-# (e.g. JAVA_OPTS="-XX:UseAVX=2 -Dvectorjce.constantTime=true").
+# (e.g. JAVA_OPTS="-XX:UseAVX=2 -Dvectorjce.constantTime=true"). On a JDK 25+, the jar's AOT cache
+# (the same name with .aot) is used where the build made one.
 
 # The Java feature release of the JDK at $1 (its release file, else its java's own report).
 jdk_feature() {
@@ -69,6 +70,17 @@ launch() {
   if home=$(find_jdk25); then
     java=$home/bin/java
     opts=(--add-modules jdk.incubator.vector)
+    # The JDK 25 AOT cache the build made next to the jar (bin/lib/aot-train.bash), when it is newer
+    # than the jar and JAVA_OPTS names no cache or sharing of its own. A cache made by another JDK
+    # is refused by the JVM, which then starts as without one; -Xlog:aot/cds off keeps its notes
+    # off stdout. JAVA_OPTS=-XX:AOTMode=off runs without it.
+    local aot=${jar%.jar}.aot
+    case " ${JAVA_OPTS:-} " in
+      *AOTCache*|*AOTMode*|*-Xshare*|*SharedArchiveFile*) ;;
+      *) if [ -f "$aot" ] && [ "$aot" -nt "$jar" ]; then
+           opts+=(-XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off)
+         fi ;;
+    esac
   else
     local dh dv
     dh=$(default_java_home) || true

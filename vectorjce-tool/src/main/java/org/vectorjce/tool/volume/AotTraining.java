@@ -1,0 +1,88 @@
+package org.vectorjce.tool.volume;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The training run of the {@code volume} jar's JDK 25 AOT cache ({@code bin/lib/aot-train.bash},
+ * run by the build's {@code package}; JEP 483/514/515): in one JVM, the verbs users start most
+ * ({@code --version}, {@code --help}, {@code format}, {@code info}, {@code test}, {@code encrypt},
+ * {@code decrypt}) on a small LUKS2 volume with a PBKDF2 and an Argon2id key slot that it makes in
+ * {@code DIR}, and {@code decrypt --type bitlk} of {@code BITLOCKER_IMAGE} (password
+ * {@code anaconda}, cryptsetup's test image) when one is given. The classes it loads and the
+ * profiles it gathers go into the cache that {@code bin/volume} then starts with. Every command's
+ * output is discarded; it stops with status 1 at the first command that does not succeed
+ * (the tool's tests run it too, so a verb or option renamed there shows).
+ *
+ * <pre>java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR [BITLOCKER_IMAGE]</pre>
+ */
+public final class AotTraining {
+    private AotTraining() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: AotTraining DIR [BITLOCKER_IMAGE]");
+            System.exit(2);
+        }
+        String failed = train(Path.of(args[0]), args.length == 2 ? Path.of(args[1]) : null);
+        if (failed != null) {
+            System.err.println("AotTraining: " + failed);
+            System.exit(1);
+        }
+    }
+
+    /** Runs the training in {@code dir}; null when every command succeeded, else which one did not. */
+    static String train(Path dir, Path bitlk) throws IOException {
+        Path key = dir.resolve("key");
+        Files.write(key, "aot training passphrase".getBytes(StandardCharsets.US_ASCII));
+        byte[] plain = new byte[4 << 20];
+        new Random(483).nextBytes(plain);
+        Path in = dir.resolve("plain");
+        Files.write(in, plain);
+        List<String[]> commands = new ArrayList<>();
+        commands.add(new String[] {"--version"});
+        commands.add(new String[] {"--help"});
+        for (String kdf : new String[] {"pbkdf2", "argon2id"}) {
+            Path img = dir.resolve(kdf + ".img");
+            try (RandomAccessFile f = new RandomAccessFile(img.toFile(), "rw")) {
+                f.setLength(24L << 20);
+            }
+            String cost = kdf.equals("pbkdf2") ? "1000" : "4";
+            String k = key.toString();
+            commands.add(new String[] {"format", "-q", "--pbkdf", kdf, "--pbkdf-force-iterations", cost,
+                "--pbkdf-memory", "8192", "-d", k, img.toString()});
+            commands.add(new String[] {"info", img.toString()});
+            commands.add(new String[] {"test", img.toString(), "-d", k});
+            commands.add(new String[] {"encrypt", in.toString(), img.toString(), "-d", k});
+            commands.add(new String[] {"decrypt", img.toString(), dir.resolve(kdf + ".out").toString(), "-d", k});
+        }
+        for (String[] c : commands) {
+            if (run(null, c) != Exits.OK) {
+                return "volume " + String.join(" ", c) + " did not succeed";
+            }
+        }
+        if (bitlk != null) {
+            String[] c = {"decrypt", "--type", "bitlk", bitlk.toString(), dir.resolve("bitlk.out").toString()};
+            if (run("anaconda\n", c) != Exits.OK) {
+                return "volume " + String.join(" ", c) + " did not succeed";
+            }
+        }
+        return null;
+    }
+
+    private static int run(String stdin, String... args) {
+        PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+        byte[] input = stdin == null ? new byte[0] : stdin.getBytes(StandardCharsets.UTF_8);
+        return VolumeMain.run(new ByteArrayInputStream(input), discard, discard, null, args);
+    }
+}
