@@ -2,7 +2,8 @@
 # BitLocker: unlocking and reading, against cryptsetup (and dislocker-file when installed).
 # Writes bench/results/<date>-bitlk.txt. Each command is a fresh process, ours and theirs
 # alternating, wall time in seconds:
-#  (a) unlock with the password: `volume test --type bitlk IMG` (java -jar, the module's jar)
+#  (a) unlock with the password: `bin/volume test --type bitlk IMG` (as users run it: the launcher,
+#      its JDK 25 and the build's AOT cache where there are)
 #      beside `cryptsetup bitlkDump --dump-volume-key -q IMG` (2^20 SHA-256 rounds each), and
 #      `volume --version` (the JVM and picocli alone);
 #  (b) `bin/volume decrypt --type bitlk IMG OUT` of the whole device (the launcher: JDK 25 with
@@ -50,16 +51,16 @@ median() { tr ' ' '\n' | { grep -E '^[0-9.]+$' || true; } | sort -n | awk '{ v[N
 out="results/$(date -u +%Y-%m-%d-%H%M)-bitlk.txt"
 mkdir -p results
 {
-  echo "# BitLocker: volume test --type bitlk (java -jar, no --add-modules) and bin/volume decrypt --type bitlk vs cryptsetup bitlkDump --dump-volume-key and dislocker-file"
+  echo "# BitLocker: bin/volume test --type bitlk and bin/volume decrypt --type bitlk vs cryptsetup bitlkDump --dump-volume-key and dislocker-file; AOT cache: $(ls ../vectorjce-tool/target/*-volume.aot 2>/dev/null || echo none)"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $("$java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
   echo "# command: bench/bitlk.sh --rounds $rounds; load before: $(uptime | sed 's/.*load/load/')"
   echo "## (a) unlock with the password, seconds per fresh process"
   for name in bitlk-aes-xts-128 bitlk-aes-cbc-elephant-128; do
     ours_all="" cs_all="" ver_all=""
     for r in $(seq "$rounds"); do
-      v=$(secs "$java" -jar "$jar" test --type bitlk "$img/$name.img")
+      v=$(secs ../bin/volume test --type bitlk "$img/$name.img")
       c=$(secs cryptsetup bitlkDump --dump-volume-key -q "$img/$name.img")
-      s=$(secs "$java" -jar "$jar" --version)
+      s=$(secs ../bin/volume --version)
       ours_all="$ours_all $v" cs_all="$cs_all $c" ver_all="$ver_all $s"
       echo "$name: round $r: volume test $v s, cryptsetup $c s, ratio $(ratio "$v" "$c"); volume --version $s s"
     done
@@ -90,7 +91,7 @@ mkdir -p results
     "$java" --add-modules jdk.incubator.vector -cp "$jar:../vectorjce-volumes/target/test-classes" \
         org.vectorjce.volumes.bitlk.BitlkPayloadBench "$img/$name.img" "$pw" 6 2>/dev/null
   done
-  echo "## (d) in fresh JVMs (bench/bitlk/FreshJvm.java, java without --add-modules, as in (a) and (b))"
+  echo "## (d) in fresh JVMs (bench/bitlk/FreshJvm.java, java without --add-modules)"
   "$JAVA_HOME/bin/javac" -d "$work/classes" -cp "$jar" bitlk/FreshJvm.java
   for r in $(seq "$rounds"); do
     "$java" -cp "$jar:$work/classes" FreshJvm stretch
