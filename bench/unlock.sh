@@ -10,13 +10,15 @@
 # --java-opts "OPTS" adds JVM options to every `volume test`; --aot first trains a JDK 25 AOT cache
 # (JEP 483/515: -XX:AOTCacheOutput) with one run of each JVM on the image, then runs with it.
 #
-# --jar FILE runs another build's -all.jar (to compare builds one after the other).
+# --jar FILE runs another build's -all.jar (to compare builds one after the other). --launcher runs
+# the first row through bin/volume instead (its JDK 25, the vector module and the build's AOT cache;
+# --java-opts as JAVA_OPTS), as users start it.
 #
-#   bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts "OPTS"] [--aot] [--jar FILE]
+#   bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts "OPTS"] [--aot] [--jar FILE] [--launcher]
 #                                                    LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
 set -euo pipefail
 cd "$(dirname "$0")"
-rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id opts= aot= jar=
+rounds=3 kdfs=pbkdf2-sha256,pbkdf2-sha512,argon2id opts= aot= jar= launcher=
 while [ $# -gt 0 ]; do
   case "$1" in
     --jar) jar=$(readlink -f "$2"); shift 2 ;;
@@ -24,7 +26,8 @@ while [ $# -gt 0 ]; do
     --pbkdf) kdfs=$2; shift 2 ;;
     --java-opts) opts=$2; shift 2 ;;
     --aot) aot=1; shift ;;
-    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts \"OPTS\"] [--aot] [--jar FILE]" >&2; exit 2 ;;
+    --launcher) launcher=1; shift ;;
+    *) echo "usage: bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts \"OPTS\"] [--aot] [--jar FILE] [--launcher]" >&2; exit 2 ;;
   esac
 done
 . ./jdk25.sh
@@ -39,7 +42,7 @@ out="results/$(date -u +%Y-%m-%d-%H%M)-unlock.txt"
 mkdir -p results
 {
   echo "# volume test vs cryptsetup open --test-passphrase, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 2p), $(cryptsetup --version)"
-  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs${opts:+ --java-opts \"$opts\"}${aot:+ --aot}; seconds of wall time per run, each a fresh process; java --add-modules jdk.incubator.vector -jar ... test IMAGE --key-file F; jar: $jar"
+  echo "# command: bench/unlock.sh --rounds $rounds --pbkdf $kdfs${opts:+ --java-opts \"$opts\"}${aot:+ --aot}${launcher:+ --launcher}; seconds of wall time per run, each a fresh process; first row: $( [ -n "$launcher" ] && echo "bin/volume test IMAGE --key-file F (AOT cache: $(ls ../vectorjce-tool/target/*-volume.aot 2>/dev/null || echo none))" || echo "java --add-modules jdk.incubator.vector -jar ... test IMAGE --key-file F"); jar: $jar"
   echo "# load before: $(uptime)"
   for kdf in ${kdfs//,/ }; do
     img="$work/$kdf.img"; truncate -s 32M "$img"
@@ -57,7 +60,11 @@ mkdir -p results
       vopts+=(-XX:AOTCache="$work/v.aot") sopts+=(-XX:AOTCache="$work/s.aot")
     fi
     for r in $(seq "$rounds"); do
-      v=$(secs "$JAVA_HOME/bin/java" "${vopts[@]}" -jar "$jar" test "$img" --key-file "$work/key")
+      if [ -n "$launcher" ]; then
+        v=$(JAVA_OPTS="$opts" secs ../bin/volume test "$img" --key-file "$work/key")
+      else
+        v=$(secs "$JAVA_HOME/bin/java" "${vopts[@]}" -jar "$jar" test "$img" --key-file "$work/key")
+      fi
       c=$(secs cryptsetup open --test-passphrase --key-file "$work/key" "$img")
       scalar=
       if [ "$kdf" = argon2id ]; then
