@@ -383,9 +383,9 @@ final class Argon2Engine {
      * {@code pseudo} (J1 low, J2 high) picks (section 3.4.1.2), without branches: the lane-dependent
      * terms by masks. The new block is xored into the old one in every pass: in the first pass the old
      * one is still the zeroes of its new array, so that is the same as writing it (version 0x13), and
-     * the compression then takes the same path from the first pass on. (Writing it in the first pass
-     * and xoring after left that path untaken until the second pass, where C2 dropped its compiled
-     * compression at the untaken branch: 130-180 ms of its first slice ran uncompiled.)
+     * the compression then takes the same path from the first pass on. (A branch on the pass would
+     * stay untaken until the second pass, where C2 would drop its compiled compression at it and
+     * run 130-180 ms of that pass's first slice uncompiled.)
      */
     private void block(Argon2Kernel k, Segment g, long[] m, int i, long[] pm, int prev, long pseudo, int adjust) {
         int lane = g.lane();
