@@ -70,7 +70,16 @@ start() {
   cat "$work/server.err" >&2; return 1
 }
 stop() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
-secs() { /usr/bin/time -f '%e' -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }; cat "$work/time"; }
+# Each client run is bounded (timeout 120 s): a client or server that stops answering ends the
+# run with the step that hung named, the server's stderr and the processes, instead of a silent stall.
+hung() {
+  echo "bench/nbd.sh: $1 did not finish within 120 s against $2 (round $3); server stderr:" >&2
+  cat "$work/server.err" >&2
+  ps -eo pid,stat,etime,args | grep -E 'java|qemu-nbd|nbdcopy|fio' | grep -v grep >&2
+  kill -9 "$server" 2>/dev/null
+  exit 1
+}
+secs() { /usr/bin/time -f '%e' -o "$work/time" timeout 120 "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; return 1; }; cat "$work/time"; }
 mbs() { awk -v n="$bytes" -v s="$1" 'BEGIN { printf "%.0f", n / s / 1e6 }'; }
 
 out="results/$(date -u +%Y-%m-%d-%H%M)-nbd.txt"
@@ -83,11 +92,11 @@ mkdir -p results
   for r in $(seq "$rounds"); do
     for s in volume qemu-nbd; do
       start "$s"
-      rd=$(secs nbdcopy "$uri" null:)
-      wr=$(secs nbdcopy "$work/src" "$uri")
-      iops=$(fio --name=r --ioengine=nbd --uri="$uri" --rw=randread --bs=4k --iodepth=16 --runtime="$fios" \
-        --time_based --size="$bytes" --output-format=json 2>/dev/null \
-        | awk -F: '/"iops"/ { gsub(/[ ,]/, "", $2); print int($2); exit }')
+      rd=$(secs nbdcopy "$uri" null:) || hung "nbdcopy read" "$s" "$r"
+      wr=$(secs nbdcopy "$work/src" "$uri") || hung "nbdcopy write" "$s" "$r"
+      timeout 120 fio --name=r --ioengine=nbd --uri="$uri" --rw=randread --bs=4k --iodepth=16 --runtime="$fios" \
+        --time_based --size="$bytes" --output-format=json >"$work/fio.json" 2>/dev/null || hung "fio" "$s" "$r"
+      iops=$(awk -F: '/"iops"/ { gsub(/[ ,]/, "", $2); print int($2); exit }' "$work/fio.json")
       stop
       printf '%-6s %-9s %10s %10s %10s\n' "$r" "$s" "$(mbs "$rd")" "$(mbs "$wr")" "$iops"
     done
