@@ -27,8 +27,8 @@ if tar -xJSf "$root/testvectors/bitlk-images/bitlk-images.tar.xz" -C "$work" bit
   bitlk=("$work/bitlk-images/bitlk-aes-xts-128.img")
 fi
 mkdir "$work/run"
-# -Xlog:aot/cds off: the JVM reports on stdout, and what matters is whether the file appears
-# bounded, so that a training that stops answering cannot hold up the build
+# -Xlog:aot/cds off: the JVM reports on stdout, and what matters is whether the file appears;
+# timeout: a training that stops answering cannot hold up the build
 if timeout 300 "$home/bin/java" -XX:AOTCacheOutput="$work/volume.aot" -Xlog:aot=off -Xlog:cds=off \
     --add-modules jdk.incubator.vector -cp "$jar" org.vectorjce.tool.volume.AotTraining "$work/run" "${bitlk[@]}" \
     >/dev/null 2>"$work/err" && [ -s "$work/volume.aot" ]; then

@@ -23,7 +23,9 @@ import java.util.Random;
  * output is discarded; it stops with status 1 at the first command that does not succeed
  * (the tool's tests run it too, so a verb or option renamed there shows).
  *
- * <pre>java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR [BITLOCKER_IMAGE]</pre>
+ * <pre>
+ * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR [BITLOCKER_IMAGE]
+ * </pre>
  */
 public final class AotTraining {
     private AotTraining() {
@@ -49,9 +51,9 @@ public final class AotTraining {
         new Random(483).nextBytes(plain);
         Path in = dir.resolve("plain");
         Files.write(in, plain);
-        List<String[]> commands = new ArrayList<>();
-        commands.add(new String[] {"--version"});
-        commands.add(new String[] {"--help"});
+        List<Step> steps = new ArrayList<>();
+        steps.add(new Step(null, "--version"));
+        steps.add(new Step(null, "--help"));
         for (String kdf : new String[] {"pbkdf2", "argon2id"}) {
             Path img = dir.resolve(kdf + ".img");
             try (RandomAccessFile f = new RandomAccessFile(img.toFile(), "rw")) {
@@ -59,25 +61,27 @@ public final class AotTraining {
             }
             String cost = kdf.equals("pbkdf2") ? "1000" : "4";
             String k = key.toString();
-            commands.add(new String[] {"format", "-q", "--pbkdf", kdf, "--pbkdf-force-iterations", cost,
-                "--pbkdf-memory", "8192", "-d", k, img.toString()});
-            commands.add(new String[] {"info", img.toString()});
-            commands.add(new String[] {"test", img.toString(), "-d", k});
-            commands.add(new String[] {"encrypt", in.toString(), img.toString(), "-d", k});
-            commands.add(new String[] {"decrypt", img.toString(), dir.resolve(kdf + ".out").toString(), "-d", k});
-        }
-        for (String[] c : commands) {
-            if (run(null, c) != Exits.OK) {
-                return "volume " + String.join(" ", c) + " did not succeed";
-            }
+            steps.add(new Step(null, "format", "-q", "--pbkdf", kdf, "--pbkdf-force-iterations", cost,
+                    "--pbkdf-memory", "8192", "-d", k, img.toString()));
+            steps.add(new Step(null, "info", img.toString()));
+            steps.add(new Step(null, "test", img.toString(), "-d", k));
+            steps.add(new Step(null, "encrypt", in.toString(), img.toString(), "-d", k));
+            steps.add(new Step(null, "decrypt", img.toString(), dir.resolve(kdf + ".out").toString(), "-d", k));
         }
         if (bitlk != null) {
-            String[] c = {"decrypt", "--type", "bitlk", bitlk.toString(), dir.resolve("bitlk.out").toString()};
-            if (run("anaconda\n", c) != Exits.OK) {
-                return "volume " + String.join(" ", c) + " did not succeed";
+            steps.add(new Step("anaconda\n", "decrypt", "--type", "bitlk", bitlk.toString(),
+                    dir.resolve("bitlk.out").toString()));
+        }
+        for (Step s : steps) {
+            if (run(s.stdin(), s.args()) != Exits.OK) {
+                return "volume " + String.join(" ", s.args()) + " did not succeed";
             }
         }
         return null;
+    }
+
+    /** One command of the training, and what it reads on stdin (null: nothing). */
+    private record Step(String stdin, String... args) {
     }
 
     private static int run(String stdin, String... args) {

@@ -11,9 +11,9 @@ interface Argon2Kernel {
 
     /**
      * Writes {@code P(prev ^ ref) ^ (prev ^ ref)} to the 128 words of {@code nm} at {@code next},
-     * xored into what is there when {@code xor} (version 0x13's passes after the first; the
-     * engine xors every memory block, the first pass's into zeroes, and writes only its address blocks). The next
-     * block may be {@code ref} itself; {@code r} is a 128-word work block the caller wipes.
+     * xored into what is there when {@code xor} (version 0x13's passes after the first; the engine
+     * xors every memory block, the first pass's into zeroes, and writes only its address blocks).
+     * The next block may be {@code ref} itself; {@code r} is a 128-word work block the caller wipes.
      */
     void compress(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor, long[] r);
 

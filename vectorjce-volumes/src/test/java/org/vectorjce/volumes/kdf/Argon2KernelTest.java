@@ -34,6 +34,24 @@ class Argon2KernelTest {
         assertNull(Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.SCALAR, Long.MAX_VALUE));
     }
 
+    /**
+     * The threshold by the JVM's vector width, read from HotSpot's own {@code MaxVectorSize} (64
+     * bytes with AVX-512, 32 under {@code -XX:UseAVX=2}) rather than from the Vector API: 4
+     * GiB-passes with 512-bit vectors, so that cryptsetup's default slot (1 GiB, 4 passes) takes the
+     * vector compression there, and 8 below.
+     */
+    @Test
+    void theThresholdFollowsTheVectorWidth() {
+        Argon2Kernel v = Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.VECTOR, 1);
+        Assumptions.assumeTrue(v != null, "no vector compression in this JVM (" + Argon2Engine.kernel() + ")");
+        int maxVectorBytes = Integer.parseInt(java.lang.management.ManagementFactory
+                .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class).getVMOption("MaxVectorSize")
+                .getValue());
+        assertEquals(maxVectorBytes >= 64 ? 4L << 20 : 8L << 20, v.autoMinWork(), "MaxVectorSize " + maxVectorBytes);
+        assertEquals(maxVectorBytes >= 64,
+                Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.AUTO, 4L * 1048576) == v);
+    }
+
     /** Random blocks, both modes (set and xor), and the address generator's next == ref. */
     @Test
     void vectorCompressionEqualsScalar() {
