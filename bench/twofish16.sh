@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # twofish-vec512-16way's two batches from a fresh JVM: Twofish/CTR in SIZE-byte calls, MB/s per
-# window from the JVM's start (bench/twofish16/FirstSeconds.java), for the default provider (the
-# split batch), twofish16.path=fused and kernel.twofish=twofish-table-2way, one fresh JVM each,
-# alternated for N rounds, into bench/results/<UTC date>-twofish16.txt. Needs AVX-512 VBMI for the
-# 16-way kernel (elsewhere the first two rows are the default kernel). Holds /tmp/vjce-build.lock.
+# window from the JVM's start (bench/twofish16/FirstSeconds.java), for the default provider (split,
+# then fused by count), the forced twofish16.path=split and =fused, and
+# kernel.twofish=twofish-table-2way, one fresh JVM each, alternated for N rounds, into bench/results/<UTC date>-twofish16.txt. Needs AVX-512 VBMI for the
+# 16-way kernel (elsewhere the first three rows are the default kernel). Holds /tmp/vjce-build.lock.
 # Needs the provider jar (./mvnw -B -q package -DskipTests at the root).
 #
 #   bench/twofish16.sh [--size BYTES] [--ms TOTAL_MILLIS] [--window MILLIS] [--rounds N]
@@ -33,7 +33,7 @@ out="results/$(date -u +%Y-%m-%d-%H%M)-twofish16.txt"
   echo "# command: bench/twofish16.sh --size $size --ms $ms --window $window --rounds $rounds; tree $(git -C .. rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C .. diff --quiet 2>/dev/null || echo '+changes')"
   echo "# load before: $(uptime)"
   for r in $(seq "$rounds"); do
-    for cfg in "" "twofish16.path=fused" "kernel.twofish=twofish-table-2way"; do
+    for cfg in "" "twofish16.path=split" "twofish16.path=fused" "kernel.twofish=twofish-table-2way"; do
       echo "## round $r"
       "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector -cp "$jar" twofish16/FirstSeconds.java "$cfg" "$size" "$ms" "$window" 2>/dev/null
     done

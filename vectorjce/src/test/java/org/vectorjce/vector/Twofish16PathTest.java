@@ -147,6 +147,58 @@ class Twofish16PathTest {
         }
     }
 
+    /**
+     * The default path switches by count alone: a kernel made to probe from its 2nd batch and hand
+     * over at its 5th serves split batches until it has served 5 in a direction, fused ones after,
+     * each direction counted apart, through a re-key, with the scalar kernel's bytes throughout
+     * (whole batches, padded tails and fallback tails). The fused code runs interpreted here.
+     */
+    @Test
+    void autoHandsOverByCount() throws Exception {
+        Random r = new Random(2217);
+        byte[] key = new byte[32];
+        r.nextBytes(key);
+        Object k = Class.forName("org.vectorjce.internal.vector.VectorKernels")
+                .getMethod("twofish16Auto", byte[].class, long.class, long.class).invoke(null, key.clone(), 2L, 5L);
+        java.lang.reflect.Method serving = k.getClass().getMethod("servingBatch", boolean.class);
+        BlockKernel kernel = (BlockKernel) k;
+        BlockKernel ref = TwofishTable.oneWay(key);
+        // Blocks per call: 1 batch; a fallback tail; 2 batches and a padded tail; 1 batch and a
+        // fallback tail; 2; 1 and a padded tail. Batches served before each call: 0, 1, 1, 4, 5, 5.
+        int[] calls = {32, 5, 64 + 20, 32 + 3, 64, 32 + 12};
+        String[] want = {"split", "split", "split", "split", "fused", "fused"};
+        byte[][] ins = new byte[calls.length][], cts = new byte[calls.length][];
+        for (int c = 0; c < calls.length; c++) {
+            assertTrue(want[c].equals(serving.invoke(k, true)), "encrypting call " + c + ": " + serving.invoke(k, true));
+            assertTrue("split".equals(serving.invoke(k, false)), "decryption has served nothing");
+            ins[c] = new byte[16 * calls[c]];
+            r.nextBytes(ins[c]);
+            cts[c] = new byte[ins[c].length];
+            byte[] exp = new byte[ins[c].length];
+            kernel.encryptBlocks(ins[c], 0, cts[c], 0, calls[c]);
+            ref.encryptBlocks(ins[c], 0, exp, 0, calls[c]);
+            assertArrayEquals(exp, cts[c], "encrypting call " + c);
+        }
+        for (int c = 0; c < calls.length; c++) {
+            assertTrue(want[c].equals(serving.invoke(k, false)), "decrypting call " + c + ": " + serving.invoke(k, false));
+            kernel.decryptBlocks(cts[c], 0, cts[c], 0, calls[c]);
+            assertArrayEquals(ins[c], cts[c], "decrypting call " + c);
+        }
+        assertTrue("fused".equals(serving.invoke(k, true)));
+        byte[] key2 = new byte[16];
+        r.nextBytes(key2);
+        kernel.rekey(key2);
+        assertTrue("fused".equals(serving.invoke(k, true)), "a re-key keeps the count");
+        byte[] in = new byte[16 * 64], got = new byte[16 * 64], exp = new byte[16 * 64];
+        r.nextBytes(in);
+        kernel.encryptBlocks(in, 0, got, 0, 64);
+        TwofishTable.oneWay(key2).encryptBlocks(in, 0, exp, 0, 64);
+        assertArrayEquals(exp, got, "fused, after the re-key");
+        kernel.decryptBlocks(got, 0, got, 0, 64);
+        assertArrayEquals(in, got, "decrypting after the re-key");
+        kernel.destroy();
+    }
+
     /** Every mode through the JCA gives the same bytes on either path (each mode reaches the kernel's batches). */
     @Test
     void everyModeAgreesOnBothPaths() throws Exception {

@@ -185,9 +185,39 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      * fallback's table lookups.
      */
     TwofishVec512(byte[] key, boolean padAll, int path) {
+        this(key, padAll, path, Twofish16Path.PROBE_AT, Twofish16Path.HANDOVER_AT);
+    }
+
+    /**
+     * With {@code path} {@link Twofish16Path#AUTO}: the split batch until this kernel has served
+     * {@code handoverAt} batches in a direction, the fused batch after; it probes the fused batch
+     * (see {@link #probe}) from {@code probeAt} batches on. Other paths ignore both counts.
+     */
+    TwofishVec512(byte[] key, boolean padAll, int path, long probeAt, long handoverAt) {
         super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
         this.path = path;
+        boolean auto = path == Twofish16Path.AUTO;
+        this.probeAt = auto ? probeAt : Long.MAX_VALUE;
+        this.handoverAt = auto ? handoverAt : Long.MAX_VALUE;
         fillTables();
+    }
+
+    /**
+     * Batches served by the split code in each direction, counted while they are below
+     * {@link #handoverAt}: the per-kernel count {@link Twofish16Path#AUTO} switches on. Kept across
+     * {@link #rekey}, which changes the key and not what HotSpot has compiled.
+     */
+    private long encSplit, decSplit;
+    /** {@link #probe}s made in each direction. */
+    private int encProbes, decProbes;
+    /** See the constructor; {@code Long.MAX_VALUE} on the forced paths. */
+    private final long probeAt, handoverAt;
+    /** The one batch a probe runs: zeroes, wiped after each. */
+    private final byte[] probe = new byte[16 * WAY];
+
+    /** {@code "split"} or {@code "fused"}: the code this kernel's next batch in the direction runs. */
+    public String servingBatch(boolean enc) {
+        return Twofish16Path.fused(path) || (enc ? encSplit : decSplit) >= handoverAt ? "fused" : "split";
     }
 
     /**
@@ -255,21 +285,54 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     /** Encrypts {@code batches} × 32 blocks. */
     @Override
     void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        if (Twofish16Path.fused(path)) {
+        if (Twofish16Path.fused(path) || encSplit >= handoverAt) {
             TwofishVec512Fused.encrypt(tab, k, in, inOff, out, outOff, batches);
             return;
         }
         splitEncrypt(in, inOff, out, outOff, batches);
+        encSplit += batches;
+        if (encSplit >= probeAt) {
+            encProbes = probe(true, encProbes);
+        }
     }
 
     /** Decrypts {@code batches} × 32 blocks, on the path {@link Twofish16Path} says. */
     @Override
     void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        if (Twofish16Path.fused(path)) {
+        if (Twofish16Path.fused(path) || decSplit >= handoverAt) {
             TwofishVec512Fused.decrypt(tab, k, in, inOff, out, outOff, batches);
             return;
         }
         splitDecrypt(in, inOff, out, outOff, batches);
+        decSplit += batches;
+        if (decSplit >= probeAt) {
+            decProbes = probe(false, decProbes);
+        }
+    }
+
+    /**
+     * Calls the fused batch in one direction so that HotSpot compiles it while the split batch
+     * serves: the first {@link Twofish16Path#PROBE_BURST} probes {@code PROBE_BURST / 32} at a time,
+     * then one per call. A probe asks for no batch, except every 1024th, which runs one batch over
+     * the zeroes of {@link #probe} (and wipes it): enough for the profile to hold the batch loop,
+     * so that C2 compiles it rather than a trap. An empty call costs the interpreter well under a
+     * microsecond; a real one, interpreted, about as long as 250 split batches.
+     *
+     * @return the probes made in this direction so far
+     */
+    private int probe(boolean enc, int done) {
+        for (int n = done < Twofish16Path.PROBE_BURST ? Twofish16Path.PROBE_BURST / 32 : 1; n > 0; n--, done++) {
+            int batches = (done & 1023) == 0 ? 1 : 0;
+            if (enc) {
+                TwofishVec512Fused.encrypt(tab, k, probe, 0, probe, 0, batches);
+            } else {
+                TwofishVec512Fused.decrypt(tab, k, probe, 0, probe, 0, batches);
+            }
+            if (batches != 0) {
+                java.util.Arrays.fill(probe, (byte) 0);
+            }
+        }
+        return done;
     }
 
     /** The split rounds: {@code batches} × 32 blocks. */

@@ -37,8 +37,9 @@ import jdk.incubator.vector.VectorSpecies;
  * tier the policy tries first. With two rounds per iteration (3.3 KB) C1 can compile it at tier 2
  * when C2's queue is long, fail at tier 3, and leave the boxed tier-2 code installed for good
  * (a few MB/s, megabytes allocated per call); with one round per iteration tier 2 always takes it.
- * Interpreted it runs at a few MB/s too, so only a provider configured with
- * {@code twofish16.path=fused} ({@link Twofish16Path}) runs it.
+ * Interpreted it runs at a few MB/s too, so by default a kernel hands its batches over to it
+ * only after probing it into C2 ({@link Twofish16Path}); {@code twofish16.path=fused} runs it from
+ * the first batch.
  *
  * <p>The tables are a heap copy ({@code tb}, 3 KiB, the layout of {@link TwofishVec512}'s
  * {@code TABLES}): array loads with constant offsets inline to a few C2 nodes each, where the 192

@@ -63,6 +63,16 @@ public final class VectorKernels {
         };
     }
 
+    /**
+     * {@code twofish-vec512-16way} on the default path with other counts than the provider's
+     * (batches per direction before it probes the fused batch, and before that batch serves), so
+     * that a test can cross the hand-over in a few batches. Built whether or not the kernel runs
+     * here (elsewhere its vector code runs in the Vector API's Java code).
+     */
+    public static BlockKernel twofish16Auto(byte[] key, long probeAt, long handoverAt) {
+        return new TwofishVec512(key, false, Twofish16Path.AUTO, probeAt, handoverAt);
+    }
+
     /** Which batch {@code twofish-vec512-16way} serves with {@code batch} (a {@code Settings.TwofishBatch} ordinal). */
     public static String twofishBatch(int batch) {
         return Twofish16Path.describe(batch);
