@@ -285,7 +285,8 @@ final class Speed {
         String k = p.kernelFor(alg);
         String path = k.equals("twofish-vec512-16way") ? p.twofishBatch() : null;
         return k + (VectorJce.isConstantTime(alg, k) ? " [ct]" : "")
-                + (path == null ? "" : path.startsWith("fused") ? " (fused)" : " (split)");
+                + (path == null ? "" : path.startsWith("fused") ? " (fused)"
+                        : path.startsWith("split,") ? " (split, then fused)" : " (split)");
     }
 
     /** tcrypt-style ratio table: chosen kernel vs the scalar table kernel, encryption, 16 B - 8 KiB. */
