@@ -159,7 +159,7 @@ class Twofish16PathTest {
         byte[] key = new byte[32];
         r.nextBytes(key);
         Object k = Class.forName("org.vectorjce.internal.vector.VectorKernels")
-                .getMethod("twofish16Auto", byte[].class, long.class, long.class).invoke(null, key.clone(), 2L, 5L);
+                .getMethod("twofish16Auto", byte[].class, int.class, int.class).invoke(null, key.clone(), 2, 5);
         java.lang.reflect.Method serving = k.getClass().getMethod("servingBatch", boolean.class);
         BlockKernel kernel = (BlockKernel) k;
         BlockKernel ref = TwofishTable.oneWay(key);

@@ -11,7 +11,7 @@ package org.vectorjce.internal.vector;
  * {@code fused} force that code, compiled or not. {@code auto} (the default) is a switch by count,
  * per kernel and direction, that depends on nothing but the blocks that kernel has served:
  * <ol>
- *   <li>the split batch serves the first {@link #PROBE_AT} batches (256 MiB: about 1.3 s from a
+ *   <li>the split batch serves the first {@link #PROBE_AT} batches (256 MiB: 1.1–1.4 s from a
  *       fresh JVM's start) while the JVM compiles it, with no compile of the fused batch in C2's
  *       queue to delay that;</li>
  *   <li>from there it still serves, and each call also probes the fused batch: calls of it with no
@@ -31,9 +31,9 @@ final class Twofish16Path {
     static final int AUTO = 0, SPLIT = 1, FUSED = 2;
 
     /** Batches (of 32 blocks) a kernel serves in a direction before it probes the fused batch. */
-    static final long PROBE_AT = 1L << 19;
+    static final int PROBE_AT = 1 << 19;
     /** Batches a kernel serves in a direction on the split batch before the fused one takes over. */
-    static final long HANDOVER_AT = PROBE_AT + (1L << 21);
+    static final int HANDOVER_AT = PROBE_AT + (1 << 21);
     /** Probes made {@code PROBE_BURST / 32} per call, before one per call. */
     static final int PROBE_BURST = 8192;
 
@@ -49,7 +49,7 @@ final class Twofish16Path {
     static String describe(int path) {
         return path == FUSED ? "fused (twofish16.path=fused: interpreted until C2 compiles it)"
                 : path == SPLIT ? "split (twofish16.path=split)"
-                : "split, then fused once a cipher has served " + (HANDOVER_AT * 512 >> 20)
+                : "split, then fused once a cipher has served " + (HANDOVER_AT * 512L >> 20)
                         + " MiB in a direction (twofish16.path=split or fused forces one)";
     }
 }

@@ -69,7 +69,7 @@ public final class VectorKernels {
      * that a test can cross the hand-over in a few batches. Built whether or not the kernel runs
      * here (elsewhere its vector code runs in the Vector API's Java code).
      */
-    public static BlockKernel twofish16Auto(byte[] key, long probeAt, long handoverAt) {
+    public static BlockKernel twofish16Auto(byte[] key, int probeAt, int handoverAt) {
         return new TwofishVec512(key, false, Twofish16Path.AUTO, probeAt, handoverAt);
     }
 
