@@ -77,18 +77,16 @@ final class Argon2Vector256 implements Argon2Kernel {
     }
 
     /**
-     * 2 GiB-passes where the JVM's vectors are 512 bits wide (AVX-512, whose {@code vprorq} rotates
-     * a lane in one instruction), 8 elsewhere (AVX2 rotates by two shifts and an or). Called as
-     * such from a fresh JVM's first block, the vector compression's first slice takes 0.3-0.4 s
-     * longer than the scalar one's (the JIT); behind {@link SliceHandover}, as AUTO runs it, the
-     * first slice runs on the scalar one and a derivation of 2 GiB-passes (512 MiB x 4, 1 GiB x 2)
-     * is 0.1-0.2 s faster than on the scalar one alone with AVX-512 (bench/argon2-engine.sh's
-     * slices), 1 GiB x 4 0.2-0.5 s. The 8 for 256-bit vectors was measured on an AVX2 machine before
-     * the hand-over (each later slice only 15-20 ms faster there) and is kept until measured again.
+     * 4 GiB-passes where the JVM's vectors are 512 bits wide (AVX-512, whose {@code vprorq} rotates
+     * a lane in one instruction), 8 elsewhere (AVX2 rotates by two shifts and an or). In a fresh JVM
+     * at cryptsetup's default cost (1 GiB, 4 passes, 2 lanes; bench/argon2-engine.sh's slices)
+     * the vector compression's first slice takes 0.3-0.4 s longer than the scalar one's (the JIT),
+     * and each later slice 20-30 ms less with AVX-512 (0.1 s ahead at the end) but only 15-20 ms
+     * less with the 256-bit instructions alone ({@code -XX:UseAVX=2}: 0.1-0.15 s behind).
      */
     @Override
     public long autoMinWork() {
-        return LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 2L << 20 : 8L << 20;
+        return LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 4L << 20 : 8L << 20;
     }
 '''
 
