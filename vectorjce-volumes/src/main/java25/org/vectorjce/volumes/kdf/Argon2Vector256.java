@@ -60,6 +60,14 @@ final class Argon2Vector256 implements Argon2Kernel {
         }
     }
 
+    /**
+     * 4 GiB-passes where the JVM's vectors are 512 bits wide (AVX-512, whose {@code vprorq} rotates
+     * a lane in one instruction), 8 elsewhere (AVX2 rotates by two shifts and an or). In a fresh JVM
+     * at cryptsetup's default cost (1 GiB, 4 passes, 2 lanes; bench/argon2-engine.sh's slices)
+     * the vector compression's first slice takes 0.3-0.4 s longer than the scalar one's (the JIT),
+     * and each later slice 20-30 ms less with AVX-512 (0.1 s ahead at the end) but only 15-20 ms
+     * less with the 256-bit instructions alone ({@code -XX:UseAVX=2}: 0.1-0.15 s behind).
+     */
     /** rows and columns with no block (r null): they return at once; see {@link SliceHandover}. */
     @Override
     public void probe() {
@@ -71,14 +79,6 @@ final class Argon2Vector256 implements Argon2Kernel {
         }
     }
 
-    /**
-     * 4 GiB-passes where the JVM's vectors are 512 bits wide (AVX-512, whose {@code vprorq} rotates
-     * a lane in one instruction), 8 elsewhere (AVX2 rotates by two shifts and an or). In a fresh JVM
-     * at cryptsetup's default cost (1 GiB, 4 passes, 2 lanes; bench/argon2-engine.sh's slices)
-     * the vector compression's first slice takes 0.3-0.4 s longer than the scalar one's (the JIT),
-     * and each later slice 20-30 ms less with AVX-512 (0.1 s ahead at the end) but only 15-20 ms
-     * less with the 256-bit instructions alone ({@code -XX:UseAVX=2}: 0.1-0.15 s behind).
-     */
     @Override
     public long autoMinWork() {
         return LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 4L << 20 : 8L << 20;
