@@ -73,17 +73,6 @@ final class Argon2Vector256 implements Argon2Kernel {
      * and each later slice 20-30 ms less with AVX-512 (0.1 s ahead at the end) but only 15-20 ms
      * less with the 256-bit instructions alone ({@code -XX:UseAVX=2}: 0.1-0.15 s behind).
      */
-    /** rows and columns with no block (r null): they return at once; see {@link SliceHandover}. */
-    @Override
-    public void probe() {
-        for (int k = 0; k < 128; k += 32) {
-            rows(null, 0, null, 0, null, 0, true, null, k);
-        }
-        for (int i = 0; i < 16; i += 4) {
-            columns(null, i, null, 0);
-        }
-    }
-
     @Override
     public long autoMinWork() {
         return LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 4L << 20 : 8L << 20;
@@ -106,9 +95,6 @@ row = ["a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1"]
 L.append("    /** Rows k / 16 and k / 16 + 1 of R = prev ^ ref; R to next (xored in when xor), P's row half to r. */")
 L.append("    private static void rows(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor, long[] r,")
 L.append("            int k) {")
-L.append(I + "if (r == null) {")
-L.append(I + "    return; // a probe")
-L.append(I + "}")
 L.append(I + "LongVector m;")
 for j, n in enumerate(row):
     L.append(I + f"LongVector {n} = LongVector.fromArray(S, pm, prev + {4 * j}).lanewise(XOR, LongVector.fromArray(S, rm, ref + {4 * j}));")
@@ -132,9 +118,6 @@ L.append("")
 col = ["a0", "a1", "b0", "b1", "c0", "c1", "d0", "d1"]
 L.append("    /** Columns i / 2 and i / 2 + 1 of r, xored into next. */")
 L.append("    private static void columns(long[] r, int i, long[] nm, int next) {")
-L.append(I + "if (r == null) {")
-L.append(I + "    return; // a probe")
-L.append(I + "}")
 L.append(I + "LongVector m;")
 for j, n in enumerate(col):
     L.append(I + f"LongVector {n} = LongVector.fromArray(S, r, i + {16 * j});")

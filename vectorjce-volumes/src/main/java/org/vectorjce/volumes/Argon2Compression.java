@@ -6,9 +6,7 @@ import java.util.Locale;
  * Which implementation of Argon2's compression function a derivation runs, chosen once before
  * its first block; a volume's builder takes it ({@code argon2Compression(...)}). {@link #AUTO}: the
  * vector one ({@code jdk.incubator.vector}) when this JVM has it and the work (memory x passes) is
- * large enough for it to pay for its compilation, from the second of the 4 slices of the first
- * pass on (the first runs on the scalar one while HotSpot compiles the vector one), else the scalar
- * one; {@link #VECTOR}: the vector
+ * large enough for it to pay for its compilation, else the scalar one; {@link #VECTOR}: the vector
  * one whenever this JVM has it; {@link #SCALAR}: always the scalar one. The tag is the same
  * whichever runs.
  */

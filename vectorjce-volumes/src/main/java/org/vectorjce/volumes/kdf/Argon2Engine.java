@@ -21,8 +21,7 @@ import org.vectorjce.volumes.Argon2Compression;
  * (AVX2, AVX-512); and the scalar one here, written out on local variables (section 3.5, BlaMka with
  * its 32x32-bit products), which C2 keeps in registers. Which one a derivation runs is chosen once,
  * before its first block ({@link #kernelFor}: the caller's {@link Argon2Compression} and whether
- * this JVM has the vector one); {@code AUTO}'s vector choice is {@link SliceHandover}, which runs
- * the first slice on the scalar one while HotSpot compiles the vector one. BLAKE2b for H0 and H' is
+ * this JVM has the vector one), and never changes during it. BLAKE2b for H0 and H' is
  * {@link Blake2b}.
  *
  * <p>Memory is one {@code long[]} (128 words per 1 KiB block) for each segment of each lane,
@@ -42,8 +41,6 @@ final class Argon2Engine {
     private static final int ADDRESSES_IN_BLOCK = 128;
     /** The vector compression, or null when this JVM cannot run it (a fact of the JVM and CPU). */
     private static final Argon2Kernel VECTOR = loadVector();
-    /** {@link Argon2Compression#AUTO}'s vector choice: the scalar compression in the first slice, then {@link #VECTOR}. */
-    private static final Argon2Kernel AUTO_VECTOR = VECTOR == null ? null : new SliceHandover(VECTOR);
 
     private final int type;
     private final int passes;
@@ -60,7 +57,7 @@ final class Argon2Engine {
 
     private Argon2Engine(int type, int passes, int memoryKib, int lanes, Argon2Kernel kernel) {
         this.type = type;
-        this.kernel = kernel instanceof SliceHandover h ? h.forDerivation() : kernel;
+        this.kernel = kernel;
         this.passes = passes;
         this.lanes = lanes;
         int blocks = Math.max(memoryKib, 2 * SYNC_POINTS * lanes);
@@ -86,16 +83,16 @@ final class Argon2Engine {
     /**
      * The compression a derivation of {@code work} (memory KiB x passes) runs under {@code c}: the
      * vector one (never when this JVM lacks it) or null for the scalar one. {@link Argon2Compression#AUTO}
-     * takes the vector one from {@link Argon2Kernel#autoMinWork()}, behind a {@link SliceHandover}:
-     * called as such from the first block, its first calls run uncompiled (each vector a heap
-     * object, far slower than the scalar code) until C2 has compiled it, which costs the first
-     * slice 0.3-0.4 s in a fresh JVM, whereas the scalar code reaches C2 within the first slice.
+     * takes the vector one from {@link Argon2Kernel#autoMinWork()}: its first calls run uncompiled
+     * (each vector a heap object, far slower than the scalar code) until C2 has compiled it, which
+     * costs its first slice 0.3-0.4 s in a fresh JVM, whereas the scalar code reaches C2 within the
+     * first slice.
      */
     static Argon2Kernel kernelFor(Argon2Compression c, long work) {
         return switch (c) {
             case SCALAR -> null;
             case VECTOR -> VECTOR;
-            case AUTO -> VECTOR != null && work >= VECTOR.autoMinWork() ? AUTO_VECTOR : null;
+            case AUTO -> VECTOR != null && work >= VECTOR.autoMinWork() ? VECTOR : null;
         };
     }
 
@@ -268,9 +265,6 @@ final class Argon2Engine {
             for (int slice = 0; slice < SYNC_POINTS; slice++) {
                 if (Thread.currentThread().isInterrupted() || stop != null && stop.getAsBoolean()) {
                     throw new CancellationException("Argon2 stopped");
-                }
-                if (pass == 0 && slice == 1 && kernel instanceof SliceHandover h) {
-                    h.serving = 1; // before the second slice's segments start (Workers.runAll)
                 }
                 for (int lane = 0; lane < lanes; lane++) {
                     final int p = pass, l = lane, sl = slice;

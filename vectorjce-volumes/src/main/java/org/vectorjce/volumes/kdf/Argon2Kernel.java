@@ -18,12 +18,6 @@ interface Argon2Kernel {
     void compress(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor, long[] r);
 
     /**
-     * Calls the kernel's compiled methods with nothing to compute, so that HotSpot counts them
-     * and compiles them before they serve ({@link SliceHandover}).
-     */
-    void probe();
-
-    /**
      * The work (memory KiB x passes) from which {@link org.vectorjce.volumes.Argon2Compression#AUTO}
      * takes this kernel: where its compiled speed has won back its start in a fresh JVM.
      */

@@ -68,17 +68,6 @@ final class Argon2Vector256 implements Argon2Kernel {
      * and each later slice 20-30 ms less with AVX-512 (0.1 s ahead at the end) but only 15-20 ms
      * less with the 256-bit instructions alone ({@code -XX:UseAVX=2}: 0.1-0.15 s behind).
      */
-    /** rows and columns with no block (r null): they return at once; see {@link SliceHandover}. */
-    @Override
-    public void probe() {
-        for (int k = 0; k < 128; k += 32) {
-            rows(null, 0, null, 0, null, 0, true, null, k);
-        }
-        for (int i = 0; i < 16; i += 4) {
-            columns(null, i, null, 0);
-        }
-    }
-
     @Override
     public long autoMinWork() {
         return LongVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? 4L << 20 : 8L << 20;
@@ -87,9 +76,6 @@ final class Argon2Vector256 implements Argon2Kernel {
     /** Rows k / 16 and k / 16 + 1 of R = prev ^ ref; R to next (xored in when xor), P's row half to r. */
     private static void rows(long[] pm, int prev, long[] rm, int ref, long[] nm, int next, boolean xor, long[] r,
             int k) {
-        if (r == null) {
-            return; // a probe
-        }
         LongVector m;
         LongVector a0 = LongVector.fromArray(S, pm, prev + 0).lanewise(XOR, LongVector.fromArray(S, rm, ref + 0));
         LongVector b0 = LongVector.fromArray(S, pm, prev + 4).lanewise(XOR, LongVector.fromArray(S, rm, ref + 4));
@@ -150,9 +136,6 @@ final class Argon2Vector256 implements Argon2Kernel {
 
     /** Columns i / 2 and i / 2 + 1 of r, xored into next. */
     private static void columns(long[] r, int i, long[] nm, int next) {
-        if (r == null) {
-            return; // a probe
-        }
         LongVector m;
         LongVector a0 = LongVector.fromArray(S, r, i + 0);
         LongVector a1 = LongVector.fromArray(S, r, i + 16);

@@ -65,31 +65,6 @@ class Argon2EngineTest {
         }
     }
 
-    /**
-     * AUTO's vector choice (SliceHandover: the scalar compression in the first slice, with its
-     * probes and the blocks the vector one computes there, then the vector one) gives the scalar
-     * compression's tag: Argon2d, Argon2i and Argon2id, one lane with first-slice segments past
-     * SliceHandover.REAL blocks (so memory blocks go to the vector compression there too), and two
-     * lanes on two threads.
-     */
-    @Test
-    void autoHandsOverAfterTheFirstSlice() {
-        Argon2Kernel auto = Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.AUTO, Long.MAX_VALUE);
-        Assumptions.assumeTrue(auto != null, "no vector compression in this JVM (" + Argon2Engine.kernel() + ")");
-        byte[] pw = filled(16, 0x70), salt = filled(16, 0x73);
-        int[][] shapes = {{4 * (SliceHandover.REAL + 256), 1}, {8192, 2}};
-        for (int[] shape : shapes) {
-            for (int type : new int[] {Argon2Engine.ARGON2_D, Argon2Engine.ARGON2_I, Argon2Engine.ARGON2_ID}) {
-                byte[] expected = new byte[32], actual = new byte[32];
-                Argon2Engine.derive(type, pw, salt, new byte[0], new byte[0], 2, shape[0], shape[1], expected, 2, null,
-                        null, null);
-                Argon2Engine.derive(type, pw, salt, new byte[0], new byte[0], 2, shape[0], shape[1], actual, 2, auto,
-                        null, null);
-                assertArrayEquals(expected, actual, "type " + type + ", " + shape[0] + " KiB, " + shape[1] + " lanes");
-            }
-        }
-    }
-
     /** The scalar compression (null) and the vector one where this JVM has it. */
     private static List<Argon2Kernel> kernels() {
         Argon2Kernel v = Argon2Engine.kernelFor(org.vectorjce.volumes.Argon2Compression.VECTOR, 1);
