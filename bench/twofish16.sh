@@ -2,8 +2,9 @@
 # twofish-vec512-16way's two batches from a fresh JVM: Twofish/CTR in SIZE-byte calls, MB/s per
 # window from the JVM's start (bench/twofish16/FirstSeconds.java), for the default provider (split,
 # then fused by count), the forced twofish16.path=split and =fused, and
-# kernel.twofish=twofish-table-2way, one fresh JVM each, alternated for N rounds, into bench/results/<UTC date>-twofish16.txt. Needs AVX-512 VBMI for the
-# 16-way kernel (elsewhere the first three rows are the default kernel). Holds /tmp/vjce-build.lock.
+# kernel.twofish=twofish-table-2way, one fresh JVM each, alternated for N rounds, into
+# bench/results/<UTC date>-twofish16.txt. Needs AVX-512 VBMI for the 16-way kernel (elsewhere the
+# first three rows are the default kernel). Holds /tmp/vjce-build.lock.
 # Needs the provider jar (./mvnw -B -q package -DskipTests at the root).
 #
 #   bench/twofish16.sh [--size BYTES] [--ms TOTAL_MILLIS] [--window MILLIS] [--rounds N]

@@ -151,7 +151,8 @@ class Twofish16PathTest {
      * The default path switches by count alone: a kernel made to probe from its 2nd batch and hand
      * over at its 5th serves split batches until it has served 5 in a direction, fused ones after,
      * each direction counted apart, through a re-key, with the scalar kernel's bytes throughout
-     * (whole batches, padded tails and fallback tails). The fused code runs interpreted here.
+     * (whole batches, padded tails and fallback tails); the forced paths do not switch. The fused
+     * code runs interpreted here.
      */
     @Test
     void autoHandsOverByCount() throws Exception {
@@ -197,6 +198,21 @@ class Twofish16PathTest {
         kernel.decryptBlocks(got, 0, got, 0, 64);
         assertArrayEquals(in, got, "decrypting after the re-key");
         kernel.destroy();
+        // the forced paths: fused from the first batch, split for good
+        for (String path : new String[] {"fused", "split"}) {
+            BlockKernel forced = kernel(key, path);
+            byte[] buf = new byte[16 * 32 * 8];
+            for (int i = 0; i < 4; i++) {
+                forced.encryptBlocks(buf, 0, buf, 0, 32 * 8);
+                forced.decryptBlocks(buf, 0, buf, 0, 32 * 8);
+                for (boolean enc : new boolean[] {true, false}) {
+                    Object now = forced.getClass().getMethod("servingBatch", boolean.class).invoke(forced, enc);
+                    assertTrue(path.equals(now), path + " forced, after " + 8 * (i + 1) + " batches: " + now);
+                }
+            }
+            assertArrayEquals(new byte[buf.length], buf, path + " forced: round trip");
+            forced.destroy();
+        }
     }
 
     /** Every mode through the JCA gives the same bytes on either path (each mode reaches the kernel's batches). */

@@ -49,8 +49,10 @@ import org.vectorjce.internal.twofish.TwofishTable;
  *       store and a load per vector between steps, and the segment accesses' checks.</li>
  *   <li><b>fused</b> ({@link TwofishVec512Fused}): the state in local vectors, four rounds per loop
  *       iteration, faster once C2 has it, but C1 refuses it at every tier, so it runs
- *       interpreted (a few MB/s) until C2 compiles it; only {@code twofish16.path=fused} runs it.</li>
+ *       interpreted (a few MB/s) until C2 compiles it.</li>
  * </ul>
+ * {@code auto} (the default) serves a kernel's first batches split and hands over to the fused
+ * batch by count, after probing it into C2 ({@link #probe}, {@link Twofish16Path}).
  * No method of either takes or returns a vector: a helper that C2 does not inline boxes every
  * vector crossing its boundary. Its speed against {@code twofish-table-2way}: docs/performance.md.
  */
@@ -191,14 +193,14 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     /**
      * With {@code path} {@link Twofish16Path#AUTO}: the split batch until this kernel has served
      * {@code handoverAt} batches in a direction, the fused batch after; it probes the fused batch
-     * (see {@link #probe}) from {@code probeAt} batches on. Other paths ignore both counts.
+     * (see {@link #probe}) from {@code probeAt} batches on. The forced paths set both counts
+     * themselves: {@code fused} hands over at 0, {@code split} never.
      */
     TwofishVec512(byte[] key, boolean padAll, int path, int probeAt, int handoverAt) {
         super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
-        this.path = path;
-        boolean auto = path == Twofish16Path.AUTO;
-        this.probeAt = auto ? probeAt : Integer.MAX_VALUE;
-        this.handoverAt = auto ? handoverAt : Integer.MAX_VALUE;
+        this.probeAt = path == Twofish16Path.AUTO ? probeAt : Integer.MAX_VALUE;
+        this.handoverAt = path == Twofish16Path.AUTO ? handoverAt
+                : Twofish16Path.fused(path) ? 0 : Integer.MAX_VALUE;
         fillTables();
     }
 
@@ -210,14 +212,14 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     private int encSplit, decSplit;
     /** {@link #probe}s made in each direction. */
     private int encProbes, decProbes;
-    /** See the constructor; {@code Integer.MAX_VALUE} on the forced paths. */
+    /** See the constructor: from {@code handoverAt} batches served in a direction the fused batch serves. */
     private final int probeAt, handoverAt;
     /** The one batch a probe runs: zeroes, wiped after each. */
     private final byte[] probe = new byte[16 * WAY];
 
     /** {@code "split"} or {@code "fused"}: the code this kernel's next batch in the direction runs. */
     public String servingBatch(boolean enc) {
-        return Twofish16Path.fused(path) || (enc ? encSplit : decSplit) >= handoverAt ? "fused" : "split";
+        return (enc ? encSplit : decSplit) >= handoverAt ? "fused" : "split";
     }
 
     /**
@@ -226,8 +228,6 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      */
     private final byte[] tab = new byte[TABLE_BYTES];
     private static final int TABLE_BYTES = 12 * 256;
-    /** {@link Twofish16Path#AUTO}, {@code SPLIT} or {@code FUSED}: the provider's {@code twofish16.path}. */
-    private final int path;
 
     /**
      * Any key length: the scalar schedule is re-keyed in place ({@link #k} is its array) and the
@@ -286,7 +286,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
     /** Encrypts {@code batches} × 32 blocks. */
     @Override
     void encryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        if (Twofish16Path.fused(path) || encSplit >= handoverAt) {
+        if (encSplit >= handoverAt) {
             TwofishVec512Fused.encrypt(tab, k, in, inOff, out, outOff, batches);
             return;
         }
@@ -297,10 +297,10 @@ public final class TwofishVec512 extends TwofishBatchKernel {
         }
     }
 
-    /** Decrypts {@code batches} × 32 blocks, on the path {@link Twofish16Path} says. */
+    /** Decrypts {@code batches} × 32 blocks. */
     @Override
     void decryptBatches(byte[] in, int inOff, byte[] out, int outOff, int batches) {
-        if (Twofish16Path.fused(path) || decSplit >= handoverAt) {
+        if (decSplit >= handoverAt) {
             TwofishVec512Fused.decrypt(tab, k, in, inOff, out, outOff, batches);
             return;
         }
