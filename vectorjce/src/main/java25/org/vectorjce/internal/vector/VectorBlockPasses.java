@@ -78,6 +78,16 @@ public final class VectorBlockPasses extends BlockPasses {
     private static final LongVector PAIR_INDEX = LongVector.zero(LS).addIndex(1).lanewise(VectorOperators.LSHR, 1);
     private static final LongVector PAIR_INDEX_R = PAIR_INDEX.neg().add(63);
 
+    /**
+     * The step's multiplication by x^STEP, STEP a multiple of 8, as a byte rotation of every 128-bit
+     * lane by STEP / 8 bytes (a shuffle, which leaves the shift units to the fold): that is the lane
+     * shifted left with its top STEP bits c brought round to the bottom, so only c·(x^7+x^2+x)
+     * remains to be folded in, from c picked out of the low half by {@link #STEP_CARRY}.
+     */
+    private static final VectorShuffle<Byte> ROTATE_STEP = VectorShuffle.fromOp(BS, i -> (i & ~15) | ((i - STEP / 8) & 15));
+    /** The low STEP bits of each low half (where the rotation put c), none of the high halves. */
+    private static final LongVector STEP_CARRY = LongVector.broadcast(LS, (1L << STEP) - 1).blend(0L, HIGH);
+
     @Override
     public void xtsXorSave(long[] t, byte[] in, int inOff, byte[] out, int outOff, int blocks, byte[] tw, int twOff) {
         if (blocks < 2 * STEP) {
@@ -122,26 +132,26 @@ public final class VectorBlockPasses extends BlockPasses {
             v1.reinterpretAsBytes().intoArray(tw, twOff + i + VLEN);
             v2.reinterpretAsBytes().intoArray(tw, twOff + i + 2 * VLEN);
             v3.reinterpretAsBytes().intoArray(tw, twOff + i + 3 * VLEN);
-            LongVector cs0 = v0.rearrange(SWAP).lanewise(VectorOperators.LSHR, 64 - STEP);
-            LongVector rs0 = cs0.lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 1))
+            LongVector rot0 = v0.reinterpretAsBytes().rearrange(ROTATE_STEP).reinterpretAsLongs();
+            LongVector cs0 = rot0.lanewise(VectorOperators.AND, STEP_CARRY);
+            v0 = rot0.lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 1))
                     .lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 2))
                     .lanewise(VectorOperators.XOR, cs0.lanewise(VectorOperators.LSHL, 7));
-            v0 = v0.lanewise(VectorOperators.LSHL, STEP).lanewise(VectorOperators.XOR, rs0.blend(cs0, HIGH));
-            LongVector cs1 = v1.rearrange(SWAP).lanewise(VectorOperators.LSHR, 64 - STEP);
-            LongVector rs1 = cs1.lanewise(VectorOperators.XOR, cs1.lanewise(VectorOperators.LSHL, 1))
+            LongVector rot1 = v1.reinterpretAsBytes().rearrange(ROTATE_STEP).reinterpretAsLongs();
+            LongVector cs1 = rot1.lanewise(VectorOperators.AND, STEP_CARRY);
+            v1 = rot1.lanewise(VectorOperators.XOR, cs1.lanewise(VectorOperators.LSHL, 1))
                     .lanewise(VectorOperators.XOR, cs1.lanewise(VectorOperators.LSHL, 2))
                     .lanewise(VectorOperators.XOR, cs1.lanewise(VectorOperators.LSHL, 7));
-            v1 = v1.lanewise(VectorOperators.LSHL, STEP).lanewise(VectorOperators.XOR, rs1.blend(cs1, HIGH));
-            LongVector cs2 = v2.rearrange(SWAP).lanewise(VectorOperators.LSHR, 64 - STEP);
-            LongVector rs2 = cs2.lanewise(VectorOperators.XOR, cs2.lanewise(VectorOperators.LSHL, 1))
+            LongVector rot2 = v2.reinterpretAsBytes().rearrange(ROTATE_STEP).reinterpretAsLongs();
+            LongVector cs2 = rot2.lanewise(VectorOperators.AND, STEP_CARRY);
+            v2 = rot2.lanewise(VectorOperators.XOR, cs2.lanewise(VectorOperators.LSHL, 1))
                     .lanewise(VectorOperators.XOR, cs2.lanewise(VectorOperators.LSHL, 2))
                     .lanewise(VectorOperators.XOR, cs2.lanewise(VectorOperators.LSHL, 7));
-            v2 = v2.lanewise(VectorOperators.LSHL, STEP).lanewise(VectorOperators.XOR, rs2.blend(cs2, HIGH));
-            LongVector cs3 = v3.rearrange(SWAP).lanewise(VectorOperators.LSHR, 64 - STEP);
-            LongVector rs3 = cs3.lanewise(VectorOperators.XOR, cs3.lanewise(VectorOperators.LSHL, 1))
+            LongVector rot3 = v3.reinterpretAsBytes().rearrange(ROTATE_STEP).reinterpretAsLongs();
+            LongVector cs3 = rot3.lanewise(VectorOperators.AND, STEP_CARRY);
+            v3 = rot3.lanewise(VectorOperators.XOR, cs3.lanewise(VectorOperators.LSHL, 1))
                     .lanewise(VectorOperators.XOR, cs3.lanewise(VectorOperators.LSHL, 2))
                     .lanewise(VectorOperators.XOR, cs3.lanewise(VectorOperators.LSHL, 7));
-            v3 = v3.lanewise(VectorOperators.LSHL, STEP).lanewise(VectorOperators.XOR, rs3.blend(cs3, HIGH));
         }
         t[0] = v0.lane(0); // v0 now starts the next step: T_(j+done)
         t[1] = v0.lane(1);
