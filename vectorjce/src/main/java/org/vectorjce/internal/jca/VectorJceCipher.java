@@ -423,14 +423,25 @@ public final class VectorJceCipher extends CipherSpi {
         return ivBytes; // a copy already (IvParameterSpec.getIV), copied by CipherCore.start
     }
 
-    /** The kernel factory key set-up uses under the provider's settings. */
+    /**
+     * The kernel factory key set-up uses under the provider's settings: the same for every call on
+     * this cipher (its settings are fixed and the registry's choice under them is made once per
+     * JVM), so it is looked up once and kept; an {@code init} per sector then does not repeat it.
+     */
     private KernelFactory factory() throws InvalidKeyException {
-        try {
-            return Kernels.select(algorithm, settings);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidKeyException(e.getMessage(), e);
+        KernelFactory f = selected;
+        if (f == null) {
+            try {
+                selected = f = Kernels.select(algorithm, settings);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidKeyException(e.getMessage(), e);
+            }
         }
+        return f;
     }
+
+    /** {@link #factory()} once looked up. */
+    private KernelFactory selected;
 
     // ---------------------------------------------------------------- sizes
 
