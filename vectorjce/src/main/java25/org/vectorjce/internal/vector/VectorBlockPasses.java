@@ -85,8 +85,9 @@ public final class VectorBlockPasses extends BlockPasses {
      * {@link #STEP_CARRY}. With 512-bit vectors and AVX-512 VBMI (as /proc/cpuinfo or the OS
      * reports it) the rotation is one byte permute ({@code vpermb}) by STEP / 8 bytes, which leaves
      * the shift units, which bound this pass, to the fold (a 4 KiB sector's pass on an AMD EPYC:
-     * 123 ns, against 150 ns with the rotation made of shifts); elsewhere, where a byte permute of
-     * the whole vector takes several instructions, it is the two halves swapped and shifted.
+     * 118–130 ns, against 131–159 ns with the rotation made of shifts, alternated runs); elsewhere,
+     * where a byte permute of the whole vector takes several instructions, it is the two halves
+     * swapped and shifted.
      */
     private static final boolean BYTE_ROTATE = LS.vectorBitSize() == 512
             && org.vectorjce.internal.kernel.Platform.cpuFeature("avx512vbmi").present();
