@@ -215,6 +215,39 @@ class Twofish16PathTest {
         }
     }
 
+    /**
+     * The forced split path stays split at the counts' ceiling: a kernel whose count in each
+     * direction is set just below it (2^31 batches would take an hour to serve) serves split
+     * batches, with the scalar kernel's bytes, across the ceiling.
+     */
+    @Test
+    void forcedSplitNeverSwitchesAtTheCountsCeiling() throws Exception {
+        Random r = new Random(2218);
+        byte[] key = new byte[32];
+        r.nextBytes(key);
+        BlockKernel k = kernel(key, "split");
+        for (String f : new String[] {"encSplit", "decSplit"}) {
+            java.lang.reflect.Field count = k.getClass().getDeclaredField(f);
+            count.setAccessible(true);
+            count.setInt(k, Integer.MAX_VALUE - 3);
+        }
+        java.lang.reflect.Method serving = k.getClass().getMethod("servingBatch", boolean.class);
+        BlockKernel ref = TwofishTable.oneWay(key);
+        byte[] in = new byte[16 * 64], got = new byte[in.length], exp = new byte[in.length];
+        for (int i = 0; i < 4; i++) {
+            r.nextBytes(in);
+            k.encryptBlocks(in, 0, got, 0, 64);
+            ref.encryptBlocks(in, 0, exp, 0, 64);
+            assertArrayEquals(exp, got, "call " + i);
+            k.decryptBlocks(got, 0, got, 0, 64);
+            assertArrayEquals(in, got, "decrypting, call " + i);
+            for (boolean enc : new boolean[] {true, false}) {
+                assertTrue("split".equals(serving.invoke(k, enc)), "after call " + i + ": " + serving.invoke(k, enc));
+            }
+        }
+        k.destroy();
+    }
+
     /** Every mode through the JCA gives the same bytes on either path (each mode reaches the kernel's batches). */
     @Test
     void everyModeAgreesOnBothPaths() throws Exception {

@@ -198,18 +198,23 @@ public final class TwofishVec512 extends TwofishBatchKernel {
      */
     TwofishVec512(byte[] key, boolean padAll, int path, int probeAt, int handoverAt) {
         super(NAME, key, WAY, PAD_MIN_BLOCKS, padAll);
-        this.probeAt = path == Twofish16Path.AUTO ? probeAt : Integer.MAX_VALUE;
+        this.probeAt = path == Twofish16Path.AUTO ? probeAt : NEVER;
         this.handoverAt = path == Twofish16Path.AUTO ? handoverAt
-                : Twofish16Path.fused(path) ? 0 : Integer.MAX_VALUE;
+                : Twofish16Path.fused(path) ? 0 : NEVER;
         fillTables();
     }
 
     /**
-     * Batches served by the split code in each direction (at most {@code Integer.MAX_VALUE}): the
+     * Batches served by the split code in each direction (at most {@link #NEVER} − 1): the
      * per-kernel count {@link Twofish16Path#AUTO} switches on. Kept across {@link #rekey}, which
      * changes the key and not what HotSpot has compiled; zeroed by {@link #destroy}. Not secret.
      */
     private int encSplit, decSplit;
+    /**
+     * A count the batch counts never reach (they stop one below): the forced {@code split} path's
+     * probe and hand-over points, so that it does not switch even after 2^31 batches.
+     */
+    private static final int NEVER = Integer.MAX_VALUE;
     /** {@link #probe}s made in each direction. */
     private int encProbes, decProbes;
     /** See the constructor: from {@code handoverAt} batches served in a direction the fused batch serves. */
@@ -291,7 +296,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
             return;
         }
         splitEncrypt(in, inOff, out, outOff, batches);
-        encSplit = (int) Math.min((long) encSplit + batches, Integer.MAX_VALUE);
+        encSplit = (int) Math.min((long) encSplit + batches, NEVER - 1);
         if (encSplit >= probeAt) {
             encProbes = probe(true, encProbes);
         }
@@ -305,7 +310,7 @@ public final class TwofishVec512 extends TwofishBatchKernel {
             return;
         }
         splitDecrypt(in, inOff, out, outOff, batches);
-        decSplit = (int) Math.min((long) decSplit + batches, Integer.MAX_VALUE);
+        decSplit = (int) Math.min((long) decSplit + batches, NEVER - 1);
         if (decSplit >= probeAt) {
             decProbes = probe(false, decProbes);
         }
