@@ -1,0 +1,30 @@
+package org.vectorjce.fs.spi;
+
+import java.io.IOException;
+import java.util.List;
+import org.vectorjce.device.Device;
+import org.vectorjce.fs.UnknownFileSystemException;
+
+/** The table of filesystem drivers, and the probe loop over it. */
+public final class Drivers {
+    /** Every driver, in the order they are probed. */
+    public static final List<FsDriver> ALL = List.of();
+
+    private Drivers() {
+    }
+
+    /** The first driver whose probe accepts {@code device}. */
+    public static FsDriver find(Device device) throws IOException, UnknownFileSystemException {
+        for (FsDriver d : ALL) {
+            if (d.probe(device)) {
+                return d;
+            }
+        }
+        throw new UnknownFileSystemException("no FAT, exFAT or NTFS filesystem found on " + device);
+    }
+
+    /** Opens what {@link #find} finds. */
+    public static DiskFs open(Device device, FsOptions options) throws IOException {
+        return find(device).open(device, options);
+    }
+}
