@@ -12,6 +12,7 @@
  */
 module org.vectorjce.volumes {
     requires org.vectorjce;
+    requires transitive org.vectorjce.device;
     requires org.bouncycastle.provider;
     requires java.management;
     // the FileVault 2 key bag's XML property lists (javax.xml.parsers, XXE-safe settings)
@@ -27,4 +28,7 @@ module org.vectorjce.volumes {
     exports org.vectorjce.volumes.bitlk;
     exports org.vectorjce.volumes.fvault2;
     exports org.vectorjce.volumes.nbd;
+
+    // an encrypted image's plaintext for readers that need no cipher (the filesystems' newFileSystem)
+    provides org.vectorjce.device.spi.DeviceOpener with org.vectorjce.volumes.internal.VolumeDeviceOpener;
 }

@@ -1,5 +1,12 @@
 package org.vectorjce.fs;
 
+import java.io.IOException;
+import org.vectorjce.device.Device;
+import org.vectorjce.fs.spi.DiskFs;
+import org.vectorjce.fs.spi.Drivers;
+import org.vectorjce.fs.spi.FsDriver;
+import org.vectorjce.fs.spi.FsOptions;
+
 /**
  * What {@code fsstat} shows of a filesystem.
  *
@@ -12,4 +19,20 @@ package org.vectorjce.fs;
  * @param freeBytes bytes of it not allocated, or -1 where that is not known without a full scan
  */
 public record FsInfo(String type, String label, String serial, int clusterSize, long totalBytes, long freeBytes) {
+    /**
+     * The filesystem on {@code device} (a partition's window, or a whole device), or {@code null}
+     * when no driver recognises it.
+     *
+     * @throws CorruptFileSystemException when a driver recognises it but its structures are damaged
+     */
+    public static FsInfo of(Device device) throws IOException {
+        for (FsDriver d : Drivers.ALL) {
+            if (d.probe(device)) {
+                try (DiskFs fs = d.open(device, FsOptions.defaults())) {
+                    return fs.info();
+                }
+            }
+        }
+        return null;
+    }
 }

@@ -3,6 +3,7 @@ package org.vectorjce.volumes;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
+import org.vectorjce.device.Device;
 
 /**
  * An unlocked volume of any format: its header's facts, its plaintext payload as a channel, and its
@@ -44,6 +45,19 @@ public interface Volume extends Closeable {
      * @throws VolumeException when the volume's payload cannot be reached (a layout this library does not do)
      */
     SeekableByteChannel payload() throws IOException, VolumeException;
+
+    /**
+     * The plaintext payload as a positional {@link Device} (offset 0 is the payload's first byte), for
+     * readers that take one: the filesystems, servers. It writes only where {@link #readOnly()} is
+     * false; its alignment is {@link #sectorSize()}. Closing it leaves the volume open; closing the
+     * volume closes it.
+     *
+     * @throws IOException when the image cannot be read
+     * @throws VolumeException when the volume's payload cannot be reached
+     */
+    default Device device() throws IOException, VolumeException {
+        return Device.over(payload(), readOnly(), sectorSize());
+    }
 
     /**
      * Makes every write made so far through this volume's payload channels durable: the image's

@@ -8,7 +8,7 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code AES/ECB/NoPadding} (SunJCE), with dm-crypt's {@code plain64} tweak (the 512-byte sector
  * number, 64-bit little-endian), as LUKS uses it without {@code iv_large_sectors}.
  */
-final class JdkXts {
+public final class JdkXts {
     private JdkXts() {
     }
 
@@ -16,7 +16,7 @@ final class JdkXts {
      * {@code data} (whole sectors of {@code sectorSize}, payload sector 0 first) encrypted or
      * decrypted with {@code key} = K1 ‖ K2.
      */
-    static byte[] crypt(boolean encrypt, byte[] key, byte[] data, int sectorSize) throws Exception {
+    public static byte[] crypt(boolean encrypt, byte[] key, byte[] data, int sectorSize) throws Exception {
         int half = key.length / 2;
         Cipher data1 = Cipher.getInstance("AES/ECB/NoPadding", "SunJCE");
         data1.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, new SecretKeySpec(key, 0, half, "AES"));

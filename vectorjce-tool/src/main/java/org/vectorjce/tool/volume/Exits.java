@@ -79,6 +79,11 @@ public final class Exits {
             rc = NO_KEY;
         } else if (t instanceof VolumeException || t instanceof UsageException) {
             err.println(t.getMessage());
+        } else if (t instanceof org.vectorjce.fs.CorruptFileSystemException
+                || t instanceof org.vectorjce.fs.UnknownFileSystemException) {
+            err.println(t.getMessage());
+        } else if (t instanceof java.nio.file.FileSystemLoopException e) {
+            err.println("Loop in the filesystem: " + e.getFile());
         } else if (t instanceof NoSuchFileException e) {
             err.println("No such file: " + e.getFile());
         } else if (t instanceof FileAlreadyExistsException e) {

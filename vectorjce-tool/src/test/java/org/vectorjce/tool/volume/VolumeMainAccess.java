@@ -10,7 +10,8 @@ public final class VolumeMainAccess {
     private VolumeMainAccess() {
     }
 
-    public record Result(int rc, String out, String err) {
+    /** The exit status, standard output (as UTF-8 text, and as it was written) and standard error. */
+    public record Result(int rc, String out, String err, byte[] stdout) {
     }
 
     public static Result run(String stdin, String... args) {
@@ -31,6 +32,7 @@ public final class VolumeMainAccess {
                 : stdin.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), null, terminal ? () -> true : null);
         int rc = m.run(args);
-        return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
+                out.toByteArray());
     }
 }
