@@ -9,4 +9,6 @@ module org.vectorjce.filesystems {
     exports org.vectorjce.fs;
 
     uses org.vectorjce.device.spi.DeviceOpener;
+
+    provides java.nio.file.spi.FileSystemProvider with org.vectorjce.fs.nio.DiskFileSystemProvider;
 }

@@ -1,0 +1,127 @@
+package org.vectorjce.fs.fat;
+
+import java.io.IOException;
+import org.vectorjce.fs.CorruptFileSystemException;
+
+/**
+ * The cluster chain of one file, walked lazily through the FAT and remembered in bounded memory,
+ * so that reading a large file front to back walks each FAT entry once, and a read at any offset
+ * walks at most a stride of entries.
+ *
+ * <p>What it keeps: a cursor (the last cluster index reached and its cluster) and a mark every
+ * {@code stride} clusters, at most {@value #MARKS} of them, filled in as the walk passes. A read at
+ * or after the cursor walks on from it; one before it starts at the nearest mark below.
+ *
+ * <p>The chain must hold exactly the clusters the file's size needs: it is walked no further than
+ * that, and its last cluster's entry must be the end mark (fatgen103: the chain ends with EOC), so
+ * that a chain too short for the size, one that runs on past it, and one that loops (which never
+ * ends) are each a {@link CorruptFileSystemException} naming the file and the FAT entry's offset.
+ *
+ * <p>Thread-safe: one lock guards the cursor and the marks.
+ */
+final class ClusterChain {
+    private static final int MARKS = 1024;
+
+    private final FatTable fat;
+    private final String name;
+    private final long clusters;
+    private final long stride;
+    private final long[] marks;
+    private int marksKnown;
+    private long cursorIndex;
+    private long cursorCluster;
+    private boolean endChecked;
+
+    /**
+     * @param first the first cluster, already checked to be a data cluster
+     * @param clusters the clusters the file's size needs (1 or more, at most the cluster count)
+     * @param name the file's name, for messages
+     */
+    ClusterChain(FatTable fat, long first, long clusters, String name) {
+        this.fat = fat;
+        this.name = name;
+        this.clusters = clusters;
+        this.stride = Math.max(1, (clusters + MARKS - 1) / MARKS);
+        this.marks = new long[(int) ((clusters + stride - 1) / stride)];
+        this.marks[0] = first;
+        this.marksKnown = 1;
+        this.cursorIndex = 0;
+        this.cursorCluster = first;
+    }
+
+    /**
+     * The cluster at index {@code index} of the chain and how many clusters from it on are
+     * contiguous on the disk, at most {@code max} and never past the chain's end.
+     *
+     * @return {@code {cluster, count}}
+     */
+    synchronized long[] run(long index, long max) throws IOException {
+        if (index < 0 || index >= clusters) {
+            throw new IllegalArgumentException("cluster index " + index + " of " + clusters);
+        }
+        if (index < cursorIndex) {
+            int m = (int) Math.min(index / stride, marksKnown - 1);
+            cursorIndex = m * stride;
+            cursorCluster = marks[m];
+        }
+        while (cursorIndex < index) {
+            step();
+        }
+        long first = cursorCluster;
+        long count = 1;
+        long limit = Math.min(max, clusters - index);
+        checkEnd();
+        while (count < limit) {
+            long before = cursorCluster;
+            step();
+            checkEnd();
+            if (cursorCluster != before + 1) {
+                break;
+            }
+            count++;
+        }
+        return new long[] {first, count};
+    }
+
+    /** Moves the cursor one cluster on, checking the entry it follows. */
+    private void step() throws IOException {
+        long c = cursorCluster;
+        long v = fat.get(c);
+        switch (fat.classify(v)) {
+            case NEXT -> {
+            }
+            case END -> throw corrupt("its cluster chain ends after " + (cursorIndex + 1) + " clusters; its size needs "
+                    + clusters, c);
+            case FREE -> throw corrupt("its cluster chain reaches a free entry after cluster " + c, c);
+            case BAD -> throw corrupt("its cluster chain reaches a bad-cluster mark after cluster " + c, c);
+            default -> throw corrupt("its cluster chain leads from cluster " + c + " to " + v
+                    + ", past the last cluster " + fat.boot().maxCluster(), c);
+        }
+        cursorIndex++;
+        cursorCluster = v;
+        if (cursorIndex % stride == 0) {
+            int m = (int) (cursorIndex / stride);
+            if (m == marksKnown) {
+                marks[m] = v;
+                marksKnown++;
+            }
+        }
+    }
+
+    /** At the chain's last cluster, once: its entry must be the end mark (a loop never reaches one). */
+    private void checkEnd() throws IOException {
+        if (cursorIndex == clusters - 1 && !endChecked) {
+            long v = fat.get(cursorCluster);
+            if (fat.classify(v) != FatTable.Entry.END) {
+                throw corrupt("its cluster chain goes on past the " + clusters + " clusters its size needs"
+                        + " (a loop or a size too small)", cursorCluster);
+            }
+            endChecked = true;
+        }
+    }
+
+    private CorruptFileSystemException corrupt(String what, long cluster) {
+        return new CorruptFileSystemException("FAT: file \"" + name + "\" at cluster index " + cursorIndex + ": "
+                + what, fat.entryOffset(cluster));
+    }
+}
