@@ -12,7 +12,6 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
@@ -66,7 +65,7 @@ final class FilesCommand {
 
     // ---- ls
 
-    int ls(FileSystem fs, String path, LsOptions o) throws IOException {
+    int ls(FileSystem fs, String path, LsOptions o) throws IOException, UsageException {
         Path p = resolve(fs, path);
         BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!a.isDirectory()) {
@@ -83,7 +82,7 @@ final class FilesCommand {
         return o.json() ? entry.toString() : base.relativize(entry).toString();
     }
 
-    private void print(Path p, BasicFileAttributes a, LsOptions o, String name) throws IOException {
+    private void print(Path p, BasicFileAttributes a, LsOptions o, String name) throws IOException, UsageException {
         if (o.json()) {
             StringBuilder s = new StringBuilder(128).append("{\"path\":");
             Json.string(s, p.toString());
@@ -101,7 +100,8 @@ final class FilesCommand {
             out.println(s.append('}'));
         } else if (o.longFormat()) {
             String attrs = a instanceof DosFileAttributes d ? dos(d) : "----";
-            String line = String.format(Locale.ROOT, "%c %s %14d %s %s", type(a).charAt(0), attrs, a.size(),
+            char t = a.isDirectory() ? 'd' : a.isSymbolicLink() ? 'l' : a.isRegularFile() ? '-' : '?';
+            String line = String.format(Locale.ROOT, "%c %s %14d %s %s", t, attrs, a.size(),
                     TIME.format(a.lastModifiedTime().toInstant()), name + (a.isDirectory() ? "/" : ""));
             out.println(a.isSymbolicLink() ? line + " -> " + link(p) : line);
         } else {
@@ -129,7 +129,7 @@ final class FilesCommand {
 
     // ---- cat
 
-    int cat(FileSystem fs, String path, OutputStream sink) throws IOException {
+    int cat(FileSystem fs, String path, OutputStream sink) throws IOException, UsageException {
         Path p = resolve(fs, path);
         if (Files.isDirectory(p)) {
             throw new UsageException(path + " is a folder: cat reads files (ls lists folders)");
@@ -152,7 +152,7 @@ final class FilesCommand {
      * Copies each of {@code paths} to {@code dest}: into it when it is a folder, else to it (one
      * path only). Returns {@link Exits#FAIL} when an entry was left out (each named on stderr).
      */
-    int get(FileSystem fs, List<String> paths, Path dest, boolean force) throws IOException {
+    int get(FileSystem fs, List<String> paths, Path dest, boolean force) throws IOException, UsageException {
         boolean destDir = Files.isDirectory(dest, LinkOption.NOFOLLOW_LINKS);
         if (paths.size() > 1 && !destDir) {
             throw new UsageException(dest + " is not a folder: " + paths.size() + " paths are copied into one");
@@ -186,7 +186,7 @@ final class FilesCommand {
         return rc;
     }
 
-    private int copyTree(Path src, Path target, boolean force, Progress progress) throws IOException {
+    private int copyTree(Path src, Path target, boolean force, Progress progress) throws IOException, UsageException {
         int[] rc = {Exits.OK};
         mkdir(target);
         // folders' times are set once their content is written (writing into a folder changes its time)
@@ -246,7 +246,7 @@ final class FilesCommand {
     }
 
     /** Makes {@code dir}, or reuses it when it is a real folder (never a link to one). */
-    private static void mkdir(Path dir) throws IOException {
+    private static void mkdir(Path dir) throws IOException, UsageException {
         if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
@@ -258,7 +258,7 @@ final class FilesCommand {
     }
 
     private int copyEntry(Path src, BasicFileAttributes a, Path target, boolean force, Progress progress)
-            throws IOException {
+            throws IOException, UsageException {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             if (!force) {
                 err.println("Kept " + target + ": it exists (--force replaces it)");
@@ -310,7 +310,7 @@ final class FilesCommand {
 
     /** What the walk calls for each entry below the folder it starts at (not for the folder itself). */
     interface Visitor {
-        void visit(Path entry, BasicFileAttributes attributes, int depth) throws IOException;
+        void visit(Path entry, BasicFileAttributes attributes, int depth) throws IOException, UsageException;
     }
 
     /**
@@ -319,13 +319,13 @@ final class FilesCommand {
      *
      * @throws FileSystemLoopException when a folder holds one of its own ancestors
      */
-    static void walk(Path dir, boolean recursive, Visitor v) throws IOException {
+    static void walk(Path dir, boolean recursive, Visitor v) throws IOException, UsageException {
         List<Object> ancestors = new ArrayList<>();
         ancestors.add(Files.readAttributes(dir, BasicFileAttributes.class).fileKey());
         walk(dir, recursive, v, ancestors);
     }
 
-    private static void walk(Path dir, boolean recursive, Visitor v, List<Object> ancestors) throws IOException {
+    private static void walk(Path dir, boolean recursive, Visitor v, List<Object> ancestors) throws IOException, UsageException {
         if (ancestors.size() > MAX_DEPTH) {
             throw new IOException(dir + " is more than " + MAX_DEPTH + " folders deep: the walk stops");
         }
@@ -389,13 +389,6 @@ final class FilesCommand {
             if (shownAt >= 0) {
                 show(true);
             }
-        }
-    }
-
-    /** Raises {@link NotDirectoryException} for a path that must be a folder. */
-    static void requireFolder(Path p) throws IOException {
-        if (!Files.isDirectory(p)) {
-            throw new NotDirectoryException(p.toString());
         }
     }
 

@@ -147,24 +147,39 @@ public final class VolumeMain implements Callable<Integer> {
     }
 
     /**
-     * The subcommands to build for a command line whose first word is {@code first}: that verb
-     * alone when it names one (by name or alias), else every verb and {@code help}. picocli
-     * builds each subcommand's model from its annotations by reflection, and building all of them
-     * was most of the tool's start-up time, whereas {@code volume test ...} needs only
-     * {@code test}'s. (Making the verb objects costs nothing; their models are what costs.)
+     * The subcommands to build for the command line {@code argv}: none for {@code --version}; the
+     * verb alone when the first word names one (by name or alias), or {@code help VERB} names one
+     * (with {@code help}); else an outline of every verb (name, aliases, description) and
+     * {@code help}. picocli builds a subcommand's model from its annotations by reflection, and
+     * building all of them was most of the tool's start-up time, whereas {@code volume test ...}
+     * needs only {@code test}'s and {@code volume --help} only the verbs' names and descriptions.
      */
-    private List<Object> verbs(String first) {
+    private List<Object> verbs(String[] argv) {
+        String first = argv.length > 0 ? argv[0] : "";
+        if (first.equals("--version") || first.equals("-V")) {
+            return List.of();
+        }
         List<Object> all = new ArrayList<>(List.of(new Info(), new Test(), new Decrypt(), new Encrypt(), new Format(),
                 new AddKey(), new RemoveKey(), new ChangeKey(), new Serve(), new Mount(), new Fs(), new Ls(), new Cat(),
                 new Get()));
+        String wanted = first.equals("help") && argv.length > 1 ? argv[1] : first;
         for (Object verb : all) {
             Command c = verb.getClass().getAnnotation(Command.class);
-            if (c.name().equals(first) || Arrays.asList(c.aliases()).contains(first)) {
-                return List.of(verb);
+            if (c.name().equals(wanted) || Arrays.asList(c.aliases()).contains(wanted)) {
+                return first.equals("help") ? List.of(verb, new CommandLine.HelpCommand()) : List.of(verb);
             }
         }
-        all.add(new CommandLine.HelpCommand());
-        return all;
+        // the list of verbs (volume --help, help, a word that is no verb): each verb's name and
+        // description from its annotation, without the reflection over its options
+        List<Object> outline = new ArrayList<>();
+        for (Object verb : all) {
+            Command c = verb.getClass().getAnnotation(Command.class);
+            CommandSpec s = CommandSpec.create().name(c.name()).aliases(c.aliases());
+            s.usageMessage().description(c.description());
+            outline.add(s);
+        }
+        outline.add(new CommandLine.HelpCommand());
+        return outline;
     }
 
     /** Runs {@code args} (the verb {@code volume} first, or left out); returns the exit status. */
@@ -173,8 +188,12 @@ public final class VolumeMain implements Callable<Integer> {
         PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         CommandLine cl = new CommandLine(this);
-        for (Object verb : verbs(argv.length > 0 ? argv[0] : "")) {
-            cl.addSubcommand(verb);
+        for (Object verb : verbs(argv)) {
+            if (verb instanceof CommandSpec s) {
+                cl.addSubcommand(s.name(), s, s.aliases());
+            } else {
+                cl.addSubcommand(verb);
+            }
         }
         cl.setOut(o).setErr(e).setOverwrittenOptionsAllowed(true)
                 .setParameterExceptionHandler(Exits::onParameterError)
