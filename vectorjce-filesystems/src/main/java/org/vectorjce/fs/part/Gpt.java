@@ -31,8 +31,8 @@ import org.vectorjce.fs.spi.Checks;
  * is zero is unused and skipped. The list is in entry order, numbered from 1 without the unused
  * entries: {@code mmls} shows entry index {@code i} as slot {@code i} and {@code sgdisk} as
  * partition {@code i + 1}, so ours match {@code sgdisk}'s numbers when no entry before the last
- * used one is unused. A used entry outside the header's usable LBAs, or ending before it starts,
- * makes its header fail.
+ * used one is unused. A used entry outside the header's usable LBAs, or ending before it starts, or
+ * two entries that overlap, make their header fail.
  */
 final class Gpt {
     private Gpt() {
@@ -176,6 +176,7 @@ final class Gpt {
             out.add(new Partition(out.size() + 1, "GPT", type, PartitionTypes.gptDescription(type), name(a, off + 56),
                     first * h.sectorSize(), (last - first + 1) * h.sectorSize()));
         }
+        PartitionTables.noOverlap("GPT at LBA " + h.lba(), out);
         return new PartitionTable("GPT", h.sectorSize(), out, notes);
     }
 

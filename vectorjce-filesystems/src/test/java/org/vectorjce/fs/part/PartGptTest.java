@@ -198,9 +198,14 @@ class PartGptTest {
 
     /** Entry 4's last LBA set to 131039 in the array of the header at {@code header}, its CRC32s redone. */
     private void pastUsable(long header) throws IOException {
+        patchEntry(header, 3, 40, 131039);
+    }
+
+    /** The 8-byte field at {@code field} of entry {@code index} in the array of the header at {@code header}, CRC32s redone. */
+    private void patchEntry(long header, int index, int field, long value) throws IOException {
         long array = ByteBuffer.wrap(read(header + 72, 8)).order(ByteOrder.LITTLE_ENDIAN).getLong() * 512;
-        ByteBuffer last = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 131039);
-        patch(array + 3 * 128 + 40, last.array());
+        ByteBuffer v = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value);
+        patch(array + index * 128L + field, v.array());
         CRC32 c = new CRC32();
         c.update(read(array, 128 * 128));
         patch(header + 88, le32(c.getValue()));
@@ -209,6 +214,17 @@ class PartGptTest {
         c.reset();
         c.update(h);
         patch(header + 16, le32(c.getValue()));
+    }
+
+    @Test
+    void overlappingEntriesFailTheirHeader() throws Exception {
+        // entry 3 from entry 2's last LBA (34815), in both arrays: sgdisk -v reports the overlap too
+        patchEntry(512, 2, 32, 34815);
+        patchEntry((64L << 20) - 512, 2, 32, 34815);
+        Tools.Run v = Tools.run("sgdisk", "-v", image.toString());
+        assertTrue((v.out() + v.stderr()).contains("overlap"), v.out() + v.stderr());
+        CorruptFileSystemException x = assertThrows(CorruptFileSystemException.class, this::ours);
+        assertTrue(x.getMessage().contains("GPT at LBA 1: partitions 2 and 3 overlap"), x.getMessage());
     }
 
     @Test
