@@ -124,6 +124,57 @@ class PartMbrTest {
         }
     }
 
+    /**
+     * Slots 1, 2 (extended, two logicals) and 4, slot 3 empty: ours are Linux's nodes in order without
+     * the gap and the extended one (sda1, sda4, sda5, sda6 as 1 to 4), as {@code sfdisk -d} names
+     * them; {@code mmls} sorts by start and names 000:000, 000:003, 001:000, 002:000.
+     */
+    @Test
+    void numberingAgainstLinuxNodesAndMmlsSlots() throws Exception {
+        Path img = Tools.sparse(dir.resolve("s.img"), 64L << 20);
+        Path script = dir.resolve("s.script");
+        Files.writeString(script, """
+                label: dos
+                s.img1 : start=2048, size=8192, type=83
+                s.img2 : start=10240, size=32768, type=5
+                s.img4 : start=43008, size=8192, type=7
+                s.img5 : start=12288, size=4096, type=83
+                s.img6 : start=18432, size=4096, type=82
+                """);
+        Tools.ok("sh", "-c", "cd \"$1\" && sfdisk -q s.img < \"$2\"", "sh", dir.toString(), script.toString());
+        List<Partition> ours;
+        try (Device d = Device.open(img, false)) {
+            ours = Partitions.read(d);
+        }
+        // sfdisk -d: "s.imgN : start= S, size= L, type=T", by node number N
+        Pattern line = Pattern.compile("s\\.img(\\d+) : start=\\s*(\\d+), size=\\s*(\\d+), type=(\\w+)");
+        Matcher m = line.matcher(Tools.ok("sfdisk", "-d", img.toString()).out());
+        java.util.TreeMap<Integer, long[]> nodes = new java.util.TreeMap<>();
+        while (m.find()) {
+            nodes.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                Integer.parseInt(m.group(4), 16)});
+        }
+        nodes.values().removeIf(n -> n[2] == 0x05);
+        assertEquals(List.of(1, 4, 5, 6), List.copyOf(nodes.keySet()));
+        List<long[]> expected = List.copyOf(nodes.values());
+        assertEquals(expected.size(), ours.size());
+        for (int i = 0; i < ours.size(); i++) {
+            assertEquals(expected.get(i)[0] * 512, ours.get(i).offset());
+            assertEquals(expected.get(i)[1] * 512, ours.get(i).length());
+            assertEquals(String.format("0x%02x", expected.get(i)[2]), ours.get(i).type());
+        }
+        if (Tools.have("mmls")) {
+            // mmls slot 000:00k is primary slot k+1, 00N:000 is the logical in EBR N: ours by that order
+            List<Mmls.Row> rows = new ArrayList<>(Mmls.rows(Tools.ok("mmls", img.toString()).out()));
+            assertEquals(List.of("000:000", "001:000", "002:000", "000:003"), rows.stream().map(Mmls.Row::slot).toList());
+            rows.sort(java.util.Comparator.comparing((Mmls.Row r) -> !r.slot().startsWith("000:"))
+                    .thenComparing(Mmls.Row::slot));
+            for (int i = 0; i < rows.size(); i++) {
+                assertEquals(rows.get(i).start() * 512, ours.get(i).offset(), rows.get(i) + " / " + ours.get(i));
+            }
+        }
+    }
+
     @Test
     void eachPartitionIsAWindowOfItsBytes() throws Exception {
         // a marker written at each partition's first byte by dd (through sfdisk's numbers) is at
