@@ -17,8 +17,11 @@ import org.vectorjce.fs.spi.Checks;
  * valid (5.3.2) when its signature is {@code "EFI PART"}, its size is 92 bytes to a sector, its
  * CRC32 (over its size with the CRC field zeroed) matches, its MyLBA is the LBA it was read from,
  * its usable range and entry array lie within the device and apart, and the array's CRC32 matches.
- * The primary is used when valid; else the backup, and {@link PartitionTable#notes()} says so;
- * else a {@link CorruptFileSystemException} naming both failures.
+ * The primary is used when it is valid and its used entries are too (below); else the backup,
+ * and {@link PartitionTable#notes()} says so; else a {@link CorruptFileSystemException} naming
+ * both failures. (sgdisk too falls back to the backup when the primary fails its CRCs; a primary
+ * whose CRCs match but whose entries leave the usable LBAs is taken for damage here as well, so that
+ * a consistent backup still gives the disk's partitions.)
  *
  * <p>The LBA is 512 bytes unless the header is found at byte 4096 (LBA 1 of a 4Kn disk) and not
  * at byte 512.
@@ -28,8 +31,8 @@ import org.vectorjce.fs.spi.Checks;
  * is zero is unused and skipped. The list is in entry order, numbered from 1 without the unused
  * entries: {@code mmls} shows entry index {@code i} as slot {@code i} and {@code sgdisk} as
  * partition {@code i + 1}, so ours match {@code sgdisk}'s numbers when no entry before the last
- * used one is unused. A used entry outside the header's usable LBAs, or ending before it starts,
- * is a {@link CorruptFileSystemException}.
+ * used one is unused. A used entry outside the header's usable LBAs, or ending before it starts, or
+ * two entries that overlap, make their header fail.
  */
 final class Gpt {
     private Gpt() {
@@ -173,6 +176,7 @@ final class Gpt {
             out.add(new Partition(out.size() + 1, "GPT", type, PartitionTypes.gptDescription(type), name(a, off + 56),
                     first * h.sectorSize(), (last - first + 1) * h.sectorSize()));
         }
+        PartitionTables.noOverlap("GPT at LBA " + h.lba(), out);
         return new PartitionTable("GPT", h.sectorSize(), out, notes);
     }
 

@@ -57,21 +57,23 @@ public final class PartitionTables {
         if (!used) {
             return none;
         }
-        PartitionTable table = protective ? Gpt.read(device)
-                : new PartitionTable("MBR", Mbr.SECTOR, Mbr.read(device, entries), List.of());
-        noOverlap(table);
-        return table;
+        if (protective) {
+            return Gpt.read(device);
+        }
+        List<Partition> mbr = Mbr.read(device, entries);
+        noOverlap("MBR", mbr);
+        return new PartitionTable("MBR", Mbr.SECTOR, mbr, List.of());
     }
 
     /** Two partitions of one table never share a byte: a window over another's bytes is damage. */
-    private static void noOverlap(PartitionTable table) throws CorruptFileSystemException {
-        List<Partition> byOffset = new ArrayList<>(table.partitions());
+    static void noOverlap(String scheme, List<Partition> partitions) throws CorruptFileSystemException {
+        List<Partition> byOffset = new ArrayList<>(partitions);
         byOffset.sort(Comparator.comparingLong(Partition::offset));
         for (int i = 1; i < byOffset.size(); i++) {
             Partition a = byOffset.get(i - 1);
             Partition b = byOffset.get(i);
             if (b.offset() < a.offset() + a.length()) {
-                throw new CorruptFileSystemException(table.scheme() + ": partitions " + a.number() + " and "
+                throw new CorruptFileSystemException(scheme + ": partitions " + a.number() + " and "
                         + b.number() + " overlap", b.offset());
             }
         }
