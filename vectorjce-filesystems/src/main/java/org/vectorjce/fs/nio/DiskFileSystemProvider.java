@@ -193,7 +193,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
                 throw new UnsupportedOperationException("'" + o + "' not allowed");
             }
         }
-        return Channels.newInputStream(newByteChannel(path, Set.of(options)));
+        return Channels.newInputStream(newByteChannel(path, new java.util.HashSet<>(java.util.Arrays.asList(options))));
     }
 
     @Override
