@@ -13,6 +13,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.NotLinkException;
@@ -96,6 +97,10 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
      *     (or unreadable) is an {@link UnsupportedOperationException}
      */
     public DiskFileSystem open(Path image, Map<String, ?> env, boolean claim) throws IOException {
+        if (!claim && (Files.isDirectory(image) || !Files.exists(image))) {
+            // not asked of the openers either: zipfs creates a missing zip when asked after us
+            throw new UnsupportedOperationException(image + " is not a disk image file");
+        }
         ClassLoader mine = DiskFileSystemProvider.class.getClassLoader();
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         Device device = Mounter.openWithOpeners(image, env, mine, context == mine ? null : context);

@@ -70,6 +70,14 @@ class ProviderTest {
                 () -> DiskFileSystemProvider.instance().newFileSystem(tmp.resolve("missing.img"), Map.of()));
         assertThrows(java.nio.file.NoSuchFileException.class,
                 () -> DiskFileSystems.open(tmp.resolve("missing.img"), Map.of()));
+        // nor a folder; and a missing zip asked to be created reaches zipfs
+        assertThrows(UnsupportedOperationException.class,
+                () -> DiskFileSystemProvider.instance().newFileSystem(tmp, Map.of()));
+        Path created = tmp.resolve("new.zip");
+        try (FileSystem zip = FileSystems.newFileSystem(created, Map.of("create", "true"))) {
+            assertEquals("jar", zip.provider().getScheme());
+        }
+        assertTrue(Files.exists(created));
     }
 
     @Test
