@@ -271,7 +271,12 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
         if (r.stream() != null || r.node().kind() != Kind.SYMLINK) {
             throw new NotLinkException(p.toString());
         }
-        return fs.getPath(fs.disk().readLink(r.node()));
+        String target = fs.disk().readLink(r.node());
+        try {
+            return fs.getPath(target);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new java.nio.file.FileSystemException(p.toString(), null, "the link's target is no path: " + e.getReason());
+        }
     }
 
     @Override

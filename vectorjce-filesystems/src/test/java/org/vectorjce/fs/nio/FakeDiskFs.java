@@ -85,6 +85,17 @@ final class FakeDiskFs implements DiskFs {
         return n;
     }
 
+    /** A child of any name (the fuzz target's hostile names: '/', NUL, "..", ""). */
+    FakeNode child(FakeNode parent, String name, Kind kind, byte[] data, String target) {
+        FakeNode n = new FakeNode(name, kind, data, target, null, 0, nextKey++, -1, -1);
+        parent.children.put(name, n);
+        return n;
+    }
+
+    FakeNode rootNode() {
+        return root;
+    }
+
     FakeDiskFs dir(String path) {
         add(path, Kind.DIRECTORY, null, null, 0, 0755);
         return this;
