@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AccessMode;
@@ -173,6 +174,13 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options,
             FileAttribute<?>... attrs) throws IOException {
+        return newFileChannel(path, options, attrs);
+    }
+
+    /** A read-only {@link FileChannel} ({@link DiskChannel}); write options are a {@link ReadOnlyFileSystemException}. */
+    @Override
+    public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
         DiskPath p = check(path);
         for (OpenOption o : options) {
             if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND
@@ -188,7 +196,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
         if (r.stream() == null && r.node().kind() != Kind.FILE) {
             throw new IOException(p + (r.node().isDirectory() ? ": is a directory" : ": not a regular file"));
         }
-        return new DiskChannel(fs, fs.disk().open(r.node(), r.stream()), p.toString());
+        return fs.channel(fs.disk().open(r.node(), r.stream()), p.toString());
     }
 
     @Override

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -168,6 +170,36 @@ class DiskFileSystemReadTest {
         }
         IOException e = assertThrows(IOException.class, () -> Files.newByteChannel(fs.getPath("/Docs")));
         assertTrue(e.getMessage().contains("is a directory"), e.getMessage());
+    }
+
+    @Test
+    void fileChannelReadsAtPositionsScattersAndTransfers(@TempDir Path tmp) throws IOException {
+        try (FileChannel ch = FileChannel.open(fs.getPath("/Docs/Sub/deep.bin"))) {
+            ByteBuffer b = ByteBuffer.allocate(3000);
+            int n = 0;
+            while (b.hasRemaining()) {
+                n += ch.read(b, 40_000 + n);
+            }
+            assertArrayEquals(Arrays.copyOfRange(Fixture.DEEP, 40_000, 43_000), b.array());
+            assertEquals(0, ch.position(), "a positional read leaves the position");
+            assertEquals(-1, ch.read(ByteBuffer.allocate(1), Fixture.DEEP.length));
+            ByteBuffer[] parts = {ByteBuffer.allocate(1500), ByteBuffer.allocate(2500)};
+            ch.position(100);
+            assertEquals(4000, ch.read(parts, 0, 2));
+            assertArrayEquals(Arrays.copyOfRange(Fixture.DEEP, 100, 1600), parts[0].array());
+            assertArrayEquals(Arrays.copyOfRange(Fixture.DEEP, 1600, 4100), parts[1].array());
+            Path out = tmp.resolve("deep.bin");
+            try (FileChannel to = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                assertEquals(Fixture.DEEP.length - 5, ch.transferTo(5, Long.MAX_VALUE, to));
+            }
+            assertArrayEquals(Arrays.copyOfRange(Fixture.DEEP, 5, Fixture.DEEP.length), Files.readAllBytes(out));
+            assertTrue(ch.lock(0, 10, true).isValid());
+            assertThrows(NonWritableChannelException.class, () -> ch.lock(0, 10, false));
+            assertThrows(UnsupportedOperationException.class, () -> ch.map(FileChannel.MapMode.READ_ONLY, 0, 10));
+            assertThrows(NonWritableChannelException.class, () -> ch.write(ByteBuffer.allocate(1), 0));
+            assertThrows(java.nio.file.ReadOnlyFileSystemException.class,
+                    () -> FileChannel.open(fs.getPath("/big.bin"), StandardOpenOption.WRITE));
+        }
     }
 
     @Test
