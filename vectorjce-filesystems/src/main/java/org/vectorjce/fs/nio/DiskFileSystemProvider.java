@@ -43,8 +43,10 @@ import org.vectorjce.fs.spi.Node;
  * read-only {@link DiskFileSystem}.
  *
  * <p>The JDK offers every image to every installed provider in turn, so this one claims an image
- * only when a device opener reads it or a partition of it holds a filesystem a driver recognises,
- * and otherwise throws {@link UnsupportedOperationException}, the JDK's "not mine" (a zip goes on
+ * only when a device opener reads it or a partition of it holds a filesystem a driver recognises
+ * (then its errors are thrown: several partitions with filesystems and no {@code "partition"} in
+ * env, or the partition env names holding none), and otherwise throws
+ * {@link UnsupportedOperationException}, the JDK's "not mine" (a zip goes on
  * to zipfs). The env key {@code "vectorjce"} set to {@code true} claims the image whatever it
  * holds, so that the real error (no filesystem, a damaged table) is thrown rather than
  * {@code ProviderNotFoundException}. The other keys are {@link org.vectorjce.fs.DiskFileSystems}'.
@@ -123,7 +125,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
             try {
                 found = Mounter.find(device, env);
             } catch (IOException e) {
-                if (claim || recognised) {
+                if (claim || recognised || Mounter.holdsAnyFileSystem(device)) {
                     throw e;
                 }
                 throw new UnsupportedOperationException(image + " holds no filesystem this provider reads", e);
