@@ -11,13 +11,17 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.UserPrincipalLookupService;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.vectorjce.fs.FsInfo;
 import org.vectorjce.fs.Partition;
+import org.vectorjce.fs.spi.Content;
 import org.vectorjce.fs.spi.DiskFs;
 
 /**
@@ -36,6 +40,8 @@ public final class DiskFileSystem extends FileSystem {
     private final DiskFileStore store;
     private final Set<String> views;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The channels open, closed with the filesystem (weakly held: a channel never closed is not kept). */
+    private final Set<DiskChannel> channels = Collections.newSetFromMap(new WeakHashMap<>());
     private final DiskPath root;
     private final DiskPath empty;
 
@@ -95,6 +101,22 @@ public final class DiskFileSystem extends FileSystem {
         return resolver.resolve(path, follow);
     }
 
+    /** A channel over {@code content}, closed with this filesystem. */
+    DiskChannel channel(Content content, String name) {
+        DiskChannel ch = new DiskChannel(this, content, name);
+        synchronized (channels) {
+            checkOpen();
+            channels.add(ch);
+        }
+        return ch;
+    }
+
+    void forget(DiskChannel ch) {
+        synchronized (channels) {
+            channels.remove(ch);
+        }
+    }
+
     void checkOpen() {
         if (closed.get()) {
             throw new ClosedFileSystemException();
@@ -120,6 +142,13 @@ public final class DiskFileSystem extends FileSystem {
     @Override
     public void close() throws IOException {
         if (closed.compareAndSet(false, true)) {
+            List<DiskChannel> open;
+            synchronized (channels) {
+                open = new ArrayList<>(channels);
+            }
+            for (DiskChannel ch : open) {
+                ch.close();
+            }
             try {
                 disk.close();
             } finally {

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AccessMode;
@@ -13,6 +14,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.NotLinkException;
@@ -41,8 +43,10 @@ import org.vectorjce.fs.spi.Node;
  * read-only {@link DiskFileSystem}.
  *
  * <p>The JDK offers every image to every installed provider in turn, so this one claims an image
- * only when a device opener reads it or a partition of it holds a filesystem a driver recognises,
- * and otherwise throws {@link UnsupportedOperationException}, the JDK's "not mine" (a zip goes on
+ * only when a device opener reads it or a partition of it holds a filesystem a driver recognises
+ * (then its errors are thrown: several partitions with filesystems and no {@code "partition"} in
+ * env, or the partition env names holding none), and otherwise throws
+ * {@link UnsupportedOperationException}, the JDK's "not mine" (a zip goes on
  * to zipfs). The env key {@code "vectorjce"} set to {@code true} claims the image whatever it
  * holds, so that the real error (no filesystem, a damaged table) is thrown rather than
  * {@code ProviderNotFoundException}. The other keys are {@link org.vectorjce.fs.DiskFileSystems}'.
@@ -96,6 +100,10 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
      *     (or unreadable) is an {@link UnsupportedOperationException}
      */
     public DiskFileSystem open(Path image, Map<String, ?> env, boolean claim) throws IOException {
+        if (!claim && (Files.isDirectory(image) || !Files.exists(image))) {
+            // not asked of the openers either: zipfs creates a missing zip when asked after us
+            throw new UnsupportedOperationException(image + " is not a disk image file");
+        }
         ClassLoader mine = DiskFileSystemProvider.class.getClassLoader();
         ClassLoader context = Thread.currentThread().getContextClassLoader();
         Device device = Mounter.openWithOpeners(image, env, mine, context == mine ? null : context);
@@ -117,7 +125,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
             try {
                 found = Mounter.find(device, env);
             } catch (IOException e) {
-                if (claim || recognised) {
+                if (claim || recognised || Mounter.holdsAnyFileSystem(device)) {
                     throw e;
                 }
                 throw new UnsupportedOperationException(image + " holds no filesystem this provider reads", e);
@@ -168,6 +176,13 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options,
             FileAttribute<?>... attrs) throws IOException {
+        return newFileChannel(path, options, attrs);
+    }
+
+    /** A read-only {@link FileChannel} ({@link DiskChannel}); write options are a {@link ReadOnlyFileSystemException}. */
+    @Override
+    public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+            throws IOException {
         DiskPath p = check(path);
         for (OpenOption o : options) {
             if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND
@@ -183,7 +198,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
         if (r.stream() == null && r.node().kind() != Kind.FILE) {
             throw new IOException(p + (r.node().isDirectory() ? ": is a directory" : ": not a regular file"));
         }
-        return new DiskChannel(fs, fs.disk().open(r.node(), r.stream()), p.toString());
+        return fs.channel(fs.disk().open(r.node(), r.stream()), p.toString());
     }
 
     @Override
@@ -193,7 +208,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
                 throw new UnsupportedOperationException("'" + o + "' not allowed");
             }
         }
-        return Channels.newInputStream(newByteChannel(path, Set.of(options)));
+        return Channels.newInputStream(newByteChannel(path, new java.util.HashSet<>(java.util.Arrays.asList(options))));
     }
 
     @Override
@@ -266,7 +281,12 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
         if (r.stream() != null || r.node().kind() != Kind.SYMLINK) {
             throw new NotLinkException(p.toString());
         }
-        return fs.getPath(fs.disk().readLink(r.node()));
+        String target = fs.disk().readLink(r.node());
+        try {
+            return fs.getPath(target);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new java.nio.file.FileSystemException(p.toString(), null, "the link's target is no path: " + e.getReason());
+        }
     }
 
     @Override

@@ -68,7 +68,12 @@ public final class Mounter {
         if (wanted != null) {
             for (Partition p : parts) {
                 if (p.number() == wanted) {
-                    return new Found(p, Drivers.find(device.window(p.offset(), p.length())));
+                    try {
+                        return new Found(p, Drivers.find(device.window(p.offset(), p.length())));
+                    } catch (UnknownFileSystemException e) {
+                        throw new UnknownFileSystemException("partition " + describe(List.of(p)) + " of " + device
+                                + " holds no FAT, exFAT or NTFS filesystem");
+                    }
                 }
             }
             throw new UnknownFileSystemException("no partition " + wanted + " on " + device + ": it has "
@@ -96,6 +101,26 @@ public final class Mounter {
         }
         throw new UnknownFileSystemException("several partitions of " + device + " hold a filesystem: " + sb
                 + "; choose one with the env key \"" + PARTITION + "\"");
+    }
+
+    /**
+     * Whether some partition of {@code device} holds a filesystem a driver recognises: the image is
+     * ours even when the partition env asks for is not, or several are and env chose none.
+     */
+    static boolean holdsAnyFileSystem(Device device) {
+        try {
+            for (Partition p : Partitions.read(device)) {
+                try {
+                    Drivers.find(device.window(p.offset(), p.length()));
+                    return true;
+                } catch (UnknownFileSystemException e) {
+                    // the next partition
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return false; // no table we read: not ours
+        }
+        return false;
     }
 
     private static String describe(List<Partition> parts) {
