@@ -669,10 +669,16 @@ public final class VolumeMain implements Callable<Integer> {
         java.util.Map<String, Object> env() throws UsageException {
             java.util.Map<String, Object> env = new java.util.HashMap<>();
             if (partition != null) {
+                range(partition, "--partition", 1, Integer.MAX_VALUE);
                 env.put("partition", partition);
             }
             if (codePage != null) {
-                env.put("codePage", codePage);
+                try {
+                    env.put("codePage", java.nio.charset.Charset.forName(codePage));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--code-page " + codePage + ": no such charset in this Java (e.g. IBM437,"
+                            + " IBM850, windows-1252, Shift_JIS)");
+                }
             }
             return env;
         }
