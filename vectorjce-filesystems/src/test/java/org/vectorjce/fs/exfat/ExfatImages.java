@@ -74,13 +74,47 @@ final class ExfatImages {
             if (mounted) {
                 Tools.ok("umount", dir.toString());
             }
-            Tools.run("losetup", "-d", loop);
-            // exfat-fuse writes its last FAT and bitmap changes after the unmount returns: the loop
-            // device (autocleared by -d) goes away only once it has closed it
-            for (int i = 0; i < 200 && !Tools.run("losetup", "-j", image.toString()).out().isBlank(); i++) {
-                Thread.sleep(50);
-            }
+            release(image, loop);
             Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * Formats a sparse image of {@code size} bytes on a loop device of {@code sectorSize}-byte
+     * logical sectors (so that mkfs.exfat writes that BytesPerSectorShift), with the cluster size,
+     * label and serial given, then mounts it with exfat-fuse and runs {@code fill} on the mount;
+     * always unmounts and detaches.
+     */
+    static Path formatAndFill(Path image, long size, int sectorSize, String clusterSize, String label,
+            String serialHex, Mounted fill) throws Exception {
+        Tools.sparse(image, size);
+        Tools.Run attach = Tools.run("losetup", "-b", Integer.toString(sectorSize), "-f", "--show", image.toString());
+        assumeTrue(attach.exit() == 0, "losetup cannot attach a loop device here (" + attach.stderr().trim()
+                + "): test skipped");
+        String loop = attach.out().trim();
+        Path dir = Files.createTempDirectory("exfat-mnt");
+        boolean mounted = false;
+        try {
+            Tools.ok("mkfs.exfat", "-c", clusterSize, "-L", label, loop);
+            Tools.ok("tune.exfat", "-I", "0x" + serialHex, loop);
+            Tools.ok("mount.exfat-fuse", loop, dir.toString());
+            mounted = true;
+            fill.run(dir);
+        } finally {
+            if (mounted) {
+                Tools.ok("umount", dir.toString());
+            }
+            release(image, loop);
+            Files.deleteIfExists(dir);
+        }
+        return image;
+    }
+
+    /** Detaches {@code loop} once exfat-fuse has closed it (it writes its last changes after the unmount returns). */
+    private static void release(Path image, String loop) throws Exception {
+        Tools.run("losetup", "-d", loop);
+        for (int i = 0; i < 200 && !Tools.run("losetup", "-j", image.toString()).out().isBlank(); i++) {
+            Thread.sleep(50);
         }
     }
 
