@@ -30,7 +30,7 @@ final class ClusterContent implements Content {
     private final long valid;
     private final long clusters;
     private final String what;
-    private volatile Walker cached;
+    private volatile ChainWalk cached;
 
     /**
      * @param what the stream and where its entry is, for messages ({@code exFAT: file 'a.txt' (entry at byte N)})
@@ -105,7 +105,7 @@ final class ClusterContent implements Content {
         if (contiguous) {
             return boot.clusterOffset(first + index) + inCluster;
         }
-        Walker w = seek(index);
+        ChainWalk w = seek(index);
         cached = w.copy();
         return boot.clusterOffset(w.cluster) + inCluster;
     }
@@ -115,14 +115,14 @@ final class ClusterContent implements Content {
             readRun(dst, boot.clusterOffset(first) + pos, len);
             return;
         }
-        Walker w = seek(pos >> boot.clusterShift);
+        ChainWalk w = seek(pos >> boot.clusterShift);
         while (len > 0) {
             long runCluster = w.cluster;
             long runIndex = w.index;
             int in = (int) (pos - (runIndex << boot.clusterShift));
             long runBytes = Math.min(len, boot.clusterSize - in);
             while (runBytes < len) {
-                w.advance();
+                w.advance(clusters);
                 if (w.cluster != runCluster + (w.index - runIndex)) {
                     break; // the next cluster is elsewhere: read this run, then start the next there
                 }
@@ -142,84 +142,30 @@ final class ClusterContent implements Content {
         dst.position(dst.position() + n);
     }
 
-    /** A walker at cluster {@code index} of the chain, from the cached position when it is not past it. */
-    private Walker seek(long index) throws IOException {
-        Walker c = cached;
-        Walker w = c != null && c.index <= index ? c.copy() : new Walker(first);
+    /** A walk at cluster {@code index}, from the cached position when it is not past it. */
+    private ChainWalk seek(long index) throws IOException {
+        ChainWalk c = cached;
+        ChainWalk w = c != null && c.index <= index ? c.copy() : new ChainWalk(boot, fat, first, what);
         while (w.index < index) {
-            w.advance();
+            w.advance(clusters);
         }
         return w;
     }
 
     /**
      * The clusters of the chain from {@code first} to its end mark, at most {@code limit} (more is a
-     * {@link CorruptFileSystemException}): for the
-     * root folder, whose size no entry gives (section 7.4: the root has no File entry).
+     * {@link CorruptFileSystemException}): for the root folder, whose size no entry gives (section
+     * 7.4: the root has no File entry).
      */
     static long chainLength(ExfatBootSector boot, ExfatFat fat, long first, long limit, String what)
             throws IOException {
-        ClusterContent probe = new ClusterContent(null, boot, fat, first, false, 0, 0, what, -1);
-        Walker w = probe.new Walker(first);
-        while (true) {
+        ChainWalk w = new ChainWalk(boot, fat, first, what);
+        while (w.advanceToEnd()) {
             if (w.index + 1 > limit) {
                 throw new CorruptFileSystemException(what + ": its cluster chain passes " + limit + " clusters",
                         boot.fatOffset + w.cluster * 4);
             }
-            long next = fat.next(w.cluster);
-            if (next == ExfatFat.END) {
-                return w.index + 1;
-            }
-            w.step(next);
         }
-    }
-
-    /** A position in the FAT chain, with Brent's cycle-detection state. */
-    private final class Walker {
-        long index;
-        long cluster;
-        long saved;
-        long power = 1;
-        long lam;
-
-        Walker(long first) {
-            this.cluster = first;
-            this.saved = first;
-        }
-
-        Walker copy() {
-            Walker w = new Walker(cluster);
-            w.index = index;
-            w.saved = saved;
-            w.power = power;
-            w.lam = lam;
-            return w;
-        }
-
-        void advance() throws IOException {
-            if (index + 1 >= clusters) {
-                throw new CorruptFileSystemException(what + ": read past its " + clusters + " clusters", -1);
-            }
-            long next = fat.next(cluster);
-            if (next == ExfatFat.END) {
-                throw new CorruptFileSystemException(what + ": its cluster chain ends after " + (index + 1)
-                        + " clusters, where its size needs " + clusters, boot.fatOffset + cluster * 4);
-            }
-            step(next);
-        }
-
-        void step(long next) throws CorruptFileSystemException {
-            if (next == saved) {
-                throw new CorruptFileSystemException(what + ": its cluster chain loops back to cluster " + next,
-                        boot.fatOffset + cluster * 4);
-            }
-            cluster = next;
-            index++;
-            if (++lam == power) {
-                saved = next;
-                power <<= 1;
-                lam = 0;
-            }
-        }
+        return w.index + 1;
     }
 }
