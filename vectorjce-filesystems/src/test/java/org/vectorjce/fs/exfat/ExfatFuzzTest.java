@@ -25,13 +25,15 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  *
  * <p>The image is {@code fuzz-template.img.gz}: a 1 MiB volume made by {@code mkfs.exfat -b 4K -c
  * 512 -L FUZZ}, filled through exfat-fuse (a folder, a non-ASCII name, an empty file, a file
- * written into the holes left by deleted ones, deleted entries). Input layout, so that mutations
- * reach the structures rather than a checksum: bytes 0-55 replace the boot sector's fields (bytes
- * 64-119: lengths, offsets, shifts, serial, flags), after which the harness recomputes the main boot
- * checksum; the rest replaces the image from the FAT (byte 12288) on, at most 28 KiB: the FAT,
- * allocation bitmap, up-case table, root folder, sub-folder and files' clusters. The harness then
- * opens the volume, lists every folder (at most 2000 entries and 8 levels, since a damaged folder
- * may point back at its parent), looks each name up, and reads up to 64 KiB of each file.
+ * written into the holes left by deleted ones, deleted entries; the root folder is the chain 15,
+ * 26, 31 and one entry set straddles clusters 26 and 31). The input replaces, in this order (so that
+ * short inputs, which the fuzzer tries most, reach the entries first): the boot sector's fields
+ * (bytes 64-119; the harness then recomputes the main boot checksum so that they are believed),
+ * the root folder's first cluster, the FAT's first 256 bytes (clusters 0-63), the root folder's
+ * other two clusters, the sub-folder's cluster, the allocation bitmap's cluster and the up-case
+ * table's clusters. The harness then opens the volume, lists every folder (at most 2000 entries and
+ * 8 levels, since a damaged folder may point back at its parent), looks each name up, and reads up
+ * to 64 KiB of each file.
  *
  * <p>In {@code mvn test} this replays the seeds in
  * {@code src/test/resources/org/vectorjce/fs/exfat/ExfatFuzzTestInputs/image/} (the template's own
@@ -41,9 +43,10 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  * </pre>
  */
 class ExfatFuzzTest {
-    private static final int FIELDS = 56;
-    private static final int REGION_AT = 12288;
-    private static final int REGION = 28 << 10;
+    /** Where the input goes: {offset, length} in the template, in input order (see the class comment). */
+    private static final int[][] SEGMENTS = {{64, 56}, {27136, 512}, {12288, 256}, {32768, 512}, {35328, 512},
+        {27648, 512}, {20480, 512}, {20992, 6144}};
+    private static final int MAX_INPUT = 9016;
     private static final byte[] TEMPLATE = template();
     private static boolean hooksTurnedOff;
 
@@ -83,13 +86,18 @@ class ExfatFuzzTest {
 
     @FuzzTest(maxDuration = "30s")
     void image(byte[] data) {
-        if (data.length > FIELDS + REGION) {
+        if (data.length > MAX_INPUT) {
             return;
         }
         byte[] img = TEMPLATE.clone();
-        System.arraycopy(data, 0, img, 64, Math.min(FIELDS, data.length));
-        if (data.length > FIELDS) {
-            System.arraycopy(data, FIELDS, img, REGION_AT, data.length - FIELDS);
+        int from = 0;
+        for (int[] segment : SEGMENTS) {
+            int n = Math.min(segment[1], data.length - from);
+            if (n <= 0) {
+                break;
+            }
+            System.arraycopy(data, from, img, segment[0], n);
+            from += n;
         }
         fixBootChecksum(img);
         MemoryDevice device = new MemoryDevice(img);

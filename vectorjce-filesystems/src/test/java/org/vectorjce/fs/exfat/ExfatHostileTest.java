@@ -58,7 +58,7 @@ class ExfatHostileTest {
         Files.write(src.resolve("slash"), "slash".getBytes());
         Files.write(src.resolve("nul"), "nul".getBytes());
         Path image = ExfatImages.mkfs(tmp.resolve("h.img"), 8 << 20, "HOSTILE", "cafe0001", "4096");
-        ExfatImages.mounted(image, Map.of(), mnt -> Tools.ok("sh", "-c", "cp -a " + src + "/. " + mnt + "/"));
+        ExfatImages.mounted(image, Map.of(), mnt -> Tools.ok("cp", "-a", src + "/.", mnt + "/"));
         pristine = Files.readAllBytes(image);
         Map<String, String> dump = ExfatImages.dump(image);
         sectorSize = 1 << ExfatImages.dumpNumber(dump, "Sector Size Bits");
