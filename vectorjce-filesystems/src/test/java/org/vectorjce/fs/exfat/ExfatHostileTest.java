@@ -159,6 +159,35 @@ class ExfatHostileTest {
         corrupt("not a cluster of the heap", () -> walkAll(img));
     }
 
+    /**
+     * Section 7.4.10 and 7.4.11 on a patched File entry (exfat-fuse writes only whole seconds and
+     * the mount's zone): a 10 ms increment adds to the time; a valid UTC offset of -01:00 makes UTC
+     * an hour later than the local fields; an offset whose valid bit is clear is not applied.
+     */
+    @Test
+    void tenMillisecondIncrementsAndUtcOffsets() throws Exception {
+        byte[] img = pristine.clone();
+        int set = ExfatImages.fileEntry(img, "sum.txt");
+        java.nio.file.attribute.FileTime before;
+        try (DiskFs fs = open(img)) {
+            before = fs.lookup(fs.root(), "sum.txt").modified();
+        }
+        assertEquals(0x80, img[set + 23] & 0xff, "exfat-fuse mounted without TZ wrote offset +00:00, valid");
+        int old = img[set + 21] & 0xff;
+        img[set + 21] = (byte) (old + 37);
+        img[set + 23] = (byte) (0x80 | (-4 & 0x7f));
+        ExfatImages.fixSetChecksum(img, set);
+        assertEquals(0, ExfatImages.fsck(Files.write(tmp.resolve("times.img"), img)).exit(), "fsck.exfat");
+        try (DiskFs fs = open(img)) {
+            assertEquals(before.toMillis() + 370 + 3_600_000, fs.lookup(fs.root(), "sum.txt").modified().toMillis());
+        }
+        img[set + 23] = (byte) 0x7c; // the same offset, not marked valid: the local time is taken as UTC
+        ExfatImages.fixSetChecksum(img, set);
+        try (DiskFs fs = open(img)) {
+            assertEquals(before.toMillis() + 370, fs.lookup(fs.root(), "sum.txt").modified().toMillis());
+        }
+    }
+
     @Test
     void aLoopingRootFolderIsRefused() {
         byte[] img = pristine.clone();
