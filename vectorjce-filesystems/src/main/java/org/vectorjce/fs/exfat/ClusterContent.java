@@ -14,7 +14,7 @@ import org.vectorjce.fs.spi.Content;
  * zeros (section 7.6.5).
  *
  * <p>Contiguous streams are read with one device read per call. A FAT chain is walked from the
- * last position a read reached (kept as an immutable snapshot, so many threads may read at once),
+ * last position a read reached (each read walks a private copy and leaves one behind, so many threads may read at once),
  * and clusters that follow each other on the disk are read together. Every walk is bounded by the
  * clusters the stream's size needs; a chain that ends early, leaves the heap or loops (Brent's
  * cycle check, constant memory, as the walk runs) is a {@link CorruptFileSystemException} naming the
@@ -33,7 +33,7 @@ final class ClusterContent implements Content {
     private volatile ChainWalk cached;
 
     /**
-     * @param what the stream and where its entry is, for messages ({@code exFAT: file 'a.txt' (entry at byte N)})
+     * @param what the stream, for messages ({@code exFAT: file 'a.txt'})
      * @param entryOffset the byte offset of the entry that describes the stream, for messages
      */
     ClusterContent(Device device, ExfatBootSector boot, ExfatFat fat, long first, boolean contiguous, long size,
