@@ -54,14 +54,18 @@ final class FatFileSystem implements DiskFs {
     }
 
     private FsInfo readInfo() throws IOException {
-        // blkid's order: the root directory's volume-label entry, else the boot sector's label.
+        // blkid's order: the root directory's volume-label entry, else the boot sector's label. A root
+        // that cannot be read to its end leaves the label found so far; listing it reports the damage.
         String label;
-        try (DirReader r = (DirReader) list(root)) {
+        DirReader r = (DirReader) list(root);
+        try {
             while (r.next() != null) {
                 // walk to the end: the label entry may be anywhere in the root
             }
-            label = r.volumeLabel();
+        } catch (CorruptFileSystemException e) {
+            // the label found before the damage, if any
         }
+        label = r.volumeLabel();
         if (label == null && boot.label() != null) {
             label = FatNames.label(boot.label(), 0, codePage);
             if (label.equals("NO NAME")) {

@@ -60,7 +60,7 @@ class FatImageTest {
         Tools.assumeTool("mkfs.fat", "mcopy", "fls", "istat");
         Tools.ok("mkfs.fat", "-C", "-F", "16", "-s", "4", "-n", "LABEL", "-i", "1234ABCD", img.toString(), "65536");
         List<FatImages.Entry> tree = commonTree(2048, 3 << 20);
-        tree.addAll(many());
+        tree.addAll(many(500));
         FatImages.fill(img, work, tree);
         tree.addAll(fragment(img, 2048, false, false));
         check(img, "FAT16", 2048, tree);
@@ -72,7 +72,7 @@ class FatImageTest {
         Tools.assumeTool("mkfs.fat", "mcopy", "fls", "istat");
         Tools.ok("mkfs.fat", "-F", "32", "-s", "8", "-n", "LABEL", "-i", "1234ABCD", img.toString());
         List<FatImages.Entry> tree = commonTree(4096, 5 << 20);
-        tree.addAll(many());
+        tree.addAll(many(3000));
         FatImages.fill(img, work, tree);
         tree.addAll(fragment(img, 4096, false, true));
         check(img, "FAT32", 4096, tree);
@@ -103,6 +103,10 @@ class FatImageTest {
                 time("1999-09-09T09:09:09Z")));
         t.add(FatImages.file("lower.txt", bytes(11), time("2022-06-01T10:20:30Z")));
         t.add(FatImages.file("MiXeD.Txt", bytes(12), time("2022-06-01T10:20:31Z")));
+        // 8.3 names mtools stores with the NT lower-case flags (byte 12: 0x08 base, 0x10 extension) and no long name
+        t.add(FatImages.file("base.TXT", bytes(13), time("2022-06-01T10:20:32Z")));
+        t.add(FatImages.file("NAME.txt", bytes(14), time("2022-06-01T10:20:33Z")));
+        t.add(FatImages.file("UPPER.TXT", bytes(15), time("2022-06-01T10:20:34Z")));
         t.add(FatImages.file("empty", new byte[0], time("2020-01-01T00:00:03Z")));
         t.add(FatImages.dir("emptydir"));
         t.add(FatImages.dir("sizes"));
@@ -113,12 +117,15 @@ class FatImageTest {
         return t;
     }
 
-    /** A folder of 3000 files: half 8.3 lower-case names (no long-name entries), half long names. */
-    private List<FatImages.Entry> many() {
+    /**
+     * A folder of {@code count} files (3000 on FAT32: a directory of many clusters), half 8.3 lower-case
+     * names (no long-name entries), half long names.
+     */
+    private List<FatImages.Entry> many(int count) {
         List<FatImages.Entry> t = new ArrayList<>();
         t.add(FatImages.dir("many"));
         FileTime m = time("2024-02-03T04:05:06Z");
-        for (int i = 0; i < 3000; i++) {
+        for (int i = 0; i < count; i++) {
             String name = i % 2 == 0 ? String.format("f%04d.dat", i) : String.format("%04d Long Name.txt", i);
             t.add(FatImages.file("many/" + name, bytes(i % 7), m));
         }
@@ -138,16 +145,19 @@ class FatImageTest {
         List<FatImages.Entry> kept = new ArrayList<>();
         kept.add(FatImages.dir("frag"));
         FileTime m = time("2018-08-08T08:08:08Z");
+        List<String> copy = new ArrayList<>(List.of("mcopy", "-m", "-i", img.toString()));
         for (int i = 0; i < 8; i++) {
             byte[] d = bytes(cluster * 3);
             Path f = src.resolve("f" + i);
             java.nio.file.Files.write(f, d);
             java.nio.file.Files.setLastModifiedTime(f, m);
-            FatImages.mtools(work, "mcopy", "-m", "-i", img.toString(), f.toString(), "::/frag/f" + i);
+            copy.add(f.toString());
             if (i % 2 == 0) {
                 kept.add(FatImages.file("frag/f" + i, d, m));
             }
         }
+        copy.add("::/frag/");
+        FatImages.mtools(work, copy.toArray(String[]::new));
         if (fill) {
             long free = free(img);
             byte[] d = bytes((int) free);
@@ -157,9 +167,7 @@ class FatImageTest {
             FatImages.mtools(work, "mcopy", "-m", "-i", img.toString(), f.toString(), "::/frag/filler");
             kept.add(FatImages.file("frag/filler", d, m));
         }
-        for (int i = 1; i < 8; i += 2) {
-            FatImages.mtools(work, "mdel", "-i", img.toString(), "::/frag/f" + i);
-        }
+        FatImages.mtools(work, "mdel", "-i", img.toString(), "::/frag/f1", "::/frag/f3", "::/frag/f5", "::/frag/f7");
         if (fat32) {
             // mtools allocates from FAT32's FSInfo next-free hint (FSI_Nxt_Free, byte 492), which points
             // past the holes; pointing it back at cluster 2 makes it fill them first, as on FAT12/16.
@@ -229,11 +237,17 @@ class FatImageTest {
                 }
                 assertEquals(expected, nodes.keySet(), "the tree written with mcopy");
                 assertEquals(FatImages.fls(img), nodes.keySet(), "fls -r -p");
+                Map<String, long[]> tskTimes = FatImages.flsTimes(img);
                 Set<Long> keys = new java.util.HashSet<>();
                 for (FatImages.Entry e : tree) {
                     Node n = nodes.get(e.isDir() ? e.path() + "/" : e.path());
                     assertTrue(keys.add(n.fileKey()), "file key of " + e.path() + " is not unique");
                     assertFalse(n.name().contains("/"));
+                    long[] t = tskTimes.get(e.path());
+                    assertNotNull(t, "fls -m times of " + e.path());
+                    assertEquals(t[0], seconds(n.accessed()), "accessed, against fls -m, of " + e.path());
+                    assertEquals(t[1], seconds(n.modified()), "modified, against fls -m, of " + e.path());
+                    assertEquals(t[2], seconds(n.created()), "created, against fls -m, of " + e.path());
                     if (e.isDir()) {
                         assertTrue(n.isDirectory());
                         continue;
@@ -254,6 +268,10 @@ class FatImageTest {
                 checkRandomReads(fs, tree);
             }
         }
+    }
+
+    private static long seconds(FileTime t) {
+        return t == null ? 0 : Math.floorDiv(t.toMillis(), 1000);
     }
 
     private void checkLookups(DiskFs fs, Path img) throws Exception {

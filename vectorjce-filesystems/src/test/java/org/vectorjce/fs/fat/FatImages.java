@@ -194,6 +194,22 @@ final class FatImages {
         return out;
     }
 
+    /**
+     * The Sleuth Kit's times of every path (no leading or trailing '/'), from {@code fls -m} run with
+     * {@code TZ=UTC}: {@code {accessed, modified, created}} in whole seconds since 1970, 0 when unset.
+     */
+    static Map<String, long[]> flsTimes(Path image) throws Exception {
+        Map<String, long[]> out = new TreeMap<>();
+        for (String line : Tools.ok(ENV, "fls", "-r", "-p", "-u", "-m", "/", image.toString()).out().split("\n")) {
+            String[] f = line.split("\\|");
+            if (f.length != 11 || f[1].startsWith("/$") || f[1].endsWith("(Volume Label Entry)")) {
+                continue;
+            }
+            out.put(f[1].substring(1), new long[] {Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[10])});
+        }
+        return out;
+    }
+
     /** fls's inode number of {@code path}, for istat. */
     static String flsInode(Path image, String path) throws Exception {
         for (String line : Tools.ok("fls", "-r", "-p", "-u", image.toString()).out().split("\n")) {
