@@ -19,6 +19,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -321,6 +322,47 @@ class FatHostileTest {
             assertFalse(all.containsKey("Orphan Name.txt"));
             assertTrue(all.containsKey(orphanShortName), orphanShortName + " in " + all.keySet());
         }
+    }
+
+    /**
+     * A first byte 0x05 stands for 0xE5 (fatgen103), decoded in the code page asked for: compared
+     * with mtools' {@code mdir -b} under {@code default_codepage=437} (Linux's and our default) and
+     * under mtools' own default, 850.
+     */
+    @Test
+    void shortNameStartingWith0x05() throws Exception {
+        img[rootEntry("PAST    BIN")] = 0x05;
+        Path p = writeImage();
+        Path rc = work.resolve("mtoolsrc");
+        Files.writeString(rc, "default_codepage=437\n");
+        Set<String> cp437 = mdirNames(p, Map.of("MTOOLSRC", rc.toString()));
+        Set<String> cp850 = mdirNames(p, Map.of());
+        assertTrue(cp437.contains("\u03c3AST.BIN"), cp437.toString());
+        assertEquals(cp437, rootNames(FsOptions.defaults()));
+        assertEquals(cp850, rootNames(new FsOptions(java.nio.charset.Charset.forName("IBM850"))));
+    }
+
+    private Set<String> mdirNames(Path image, Map<String, String> extra) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(FatImages.ENV);
+        env.putAll(extra);
+        Set<String> out = new java.util.TreeSet<>();
+        for (String line : Tools.ok(env, "mdir", "-b", "-i", image.toString(), "::/").out().split("\n")) {
+            if (line.startsWith("::/")) {
+                out.add(line.substring(3).replaceAll("/$", ""));
+            }
+        }
+        return out;
+    }
+
+    private Set<String> rootNames(FsOptions options) throws IOException {
+        Set<String> out = new java.util.TreeSet<>();
+        try (DiskFs fs = new FatDriver().open(new MemoryDevice(img, img.length), options);
+                NodeStream s = fs.list(fs.root())) {
+            for (Node n = s.next(); n != null; n = s.next()) {
+                out.add(n.name());
+            }
+        }
+        return out;
     }
 
     @Test
