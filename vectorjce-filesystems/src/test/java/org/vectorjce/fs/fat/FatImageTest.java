@@ -293,7 +293,7 @@ class FatImageTest {
         assertNotNull(fs.lookup(b, "DEEP.txt"));
     }
 
-    /** Reads of the largest file at random offsets and lengths, backwards and forwards, match. */
+    /** Reads of the largest file at random offsets and lengths, backwards and forwards, from four threads at once, match. */
     private void checkRandomReads(DiskFs fs, List<FatImages.Entry> tree) throws Exception {
         FatImages.Entry big = null;
         for (FatImages.Entry e : tree) {
@@ -303,15 +303,32 @@ class FatImageTest {
         }
         Node n = fs.lookup(fs.lookup(fs.root(), big.path().split("/")[0]), big.path().split("/")[1]);
         Content c = fs.open(n, null);
-        Random r = new Random(7);
-        for (int i = 0; i < 200; i++) {
-            int at = r.nextInt(big.data().length);
-            int len = Math.min(1 + r.nextInt(20_000), big.data().length - at);
-            ByteBuffer b = ByteBuffer.allocate(len);
-            while (b.hasRemaining()) {
-                assertTrue(c.read(b, at + b.position()) > 0);
+        byte[] data = big.data();
+        // Four threads share the one Content (its chain cursor is shared state).
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            for (int t = 0; t < 4; t++) {
+                long seed = t;
+                done.add(pool.submit(() -> {
+                    Random r = new Random(seed);
+                    for (int i = 0; i < 100; i++) {
+                        int at = r.nextInt(data.length);
+                        int len = Math.min(1 + r.nextInt(20_000), data.length - at);
+                        ByteBuffer b = ByteBuffer.allocate(len);
+                        while (b.hasRemaining()) {
+                            assertTrue(c.read(b, at + b.position()) > 0);
+                        }
+                        assertArrayEquals(java.util.Arrays.copyOfRange(data, at, at + len), b.array(), "at " + at);
+                    }
+                    return null;
+                }));
             }
-            assertArrayEquals(java.util.Arrays.copyOfRange(big.data(), at, at + len), b.array(), "at " + at);
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 }
