@@ -265,9 +265,28 @@ class FatHostileTest {
         assertCorruptRead("SHORT.BIN");
     }
 
+    /** Clusters past the size (as fallocate's KEEP_SIZE leaves them) are not read; the chain still ends. */
     @Test
     void sizeSmallerThanTheChain() throws Exception {
         le.putInt(rootEntry("LOOP    BIN") + 28, 100);
+        try (DiskFs fs = open()) {
+            byte[] expected = new byte[100];
+            Arrays.fill(expected, (byte) ('a' + 1536 % 26));
+            assertArrayEquals(expected, readAll(fs, fs.lookup(fs.root(), "LOOP.BIN")));
+        }
+        // ... but a loop after the size's clusters is found
+        int c1 = cluster(rootEntry("LOOP    BIN"));
+        int c3 = fatGet(fatGet(c1));
+        fatSet(c3, fatGet(c1));
+        assertCorruptRead("LOOP.BIN");
+    }
+
+    @Test
+    void chainPastTheSizeReachingAFreeCluster() throws Exception {
+        le.putInt(rootEntry("LOOP    BIN") + 28, 100);
+        int c1 = cluster(rootEntry("LOOP    BIN"));
+        fatSet(fatGet(fatGet(c1)), 2000);
+        assertEquals(0, fatGet(2000), "cluster 2000 is free on this floppy");
         assertCorruptRead("LOOP.BIN");
     }
 
