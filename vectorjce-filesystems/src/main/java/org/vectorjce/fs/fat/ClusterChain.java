@@ -5,8 +5,8 @@ import org.vectorjce.fs.CorruptFileSystemException;
 
 /**
  * The cluster chain of one file, walked lazily through the FAT and remembered in bounded memory,
- * so that reading a large file front to back walks each FAT entry once, and a read at any offset
- * walks at most a stride of entries.
+ * so that reading a large file front to back walks each FAT entry once, and a read at an offset the
+ * walk has passed before walks at most a stride of entries.
  *
  * <p>What it keeps: a cursor (the last cluster index reached and its cluster) and a mark every
  * {@code stride} clusters, at most {@value #MARKS} of them, filled in as the walk passes. A read at

@@ -24,6 +24,11 @@ import org.vectorjce.fs.spi.NodeStream;
  * read a piece at a time ({@link DirReader}); a file's clusters are walked lazily
  * ({@link ClusterChain}). Immutable but for the cache, which locks: safe for many threads.
  *
+ * <p>{@link FsInfo}: the label is the root directory's volume-label entry, else the boot sector's
+ * ({@code "NO NAME"} read as none), as blkid reads it; the serial is {@code BS_VolID} as
+ * {@code XXXX-XXXX} in upper-case hex, or {@code ""} when the boot sector has no extended boot
+ * signature (0x28 or 0x29); the total is the data clusters' bytes.
+ *
  * <p>Times are FAT's local times read as UTC (see {@link FatTimes}). {@link FsInfo#freeBytes()}:
  * FAT12 and FAT16 count their free FAT entries at open (at most 128 KiB of FAT); FAT32 gives its
  * FSInfo sector's free-cluster count, which fatgen103 calls a hint that may be stale, when the
