@@ -78,6 +78,37 @@ class FatImageTest {
         check(img, "FAT32", 4096, tree);
     }
 
+    /**
+     * A volume made without a label (mkfs.fat writes "NO NAME" in the boot sector and no label
+     * entry): label "" and no LABEL from blkid; serial as blkid's UUID; type, cluster size and the
+     * data area's bytes as fsstat gives them (its cluster area, with 2-sector clusters, less a last
+     * partial cluster).
+     */
+    @Test
+    void noLabelAgainstFsstatAndBlkid() throws Exception {
+        Tools.assumeTool("mkfs.fat", "fsstat", "blkid");
+        Path img = work.resolve("nl.img");
+        Tools.ok("mkfs.fat", "-C", "-F", "16", "-s", "2", img.toString(), "20000");
+        String fsstat = Tools.ok("fsstat", img.toString()).out();
+        String blkid = Tools.ok("blkid", "-p", "-o", "export", img.toString()).out();
+        Matcher area = Pattern.compile("Cluster Area: (\\d+) - (\\d+)").matcher(fsstat);
+        assertTrue(area.find(), fsstat);
+        long sectors = Long.parseLong(area.group(2)) - Long.parseLong(area.group(1)) + 1;
+        Matcher uuid = Pattern.compile("(?m)^UUID=(.*)$").matcher(blkid);
+        assertTrue(uuid.find(), blkid);
+        assertFalse(blkid.contains("\nLABEL="), blkid);
+        try (Device dev = Device.open(img, false); DiskFs fs = new FatDriver().open(dev, FsOptions.defaults())) {
+            FsInfo info = fs.info();
+            assertTrue(fsstat.contains("File System Type: " + info.type()), fsstat);
+            assertEquals("FAT16", info.type());
+            assertEquals("", info.label());
+            assertEquals(uuid.group(1), info.serial());
+            assertTrue(fsstat.contains("Cluster Size: " + info.clusterSize()), fsstat);
+            assertEquals(sectors / 2 * 1024, info.totalBytes());
+            assertEquals(info.totalBytes(), info.freeBytes(), "an empty volume");
+        }
+    }
+
     private FileTime time(String iso) {
         return FileTime.from(Instant.parse(iso));
     }
