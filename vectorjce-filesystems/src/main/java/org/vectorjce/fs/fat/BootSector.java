@@ -152,7 +152,7 @@ record BootSector(int type, int bytesPerSector, int clusterSize, long fatOffset,
             }
             extended = 36;
         }
-        long rootOffset = fatOffsetOfFirst(reserved, bytesPerSector) + fats * fatBytes;
+        long rootOffset = (long) reserved * bytesPerSector + fats * fatBytes;
         long dataOffset = rootOffset + rootSectors * bytesPerSector;
         long fatsEnd = type == 32 ? dataOffset : rootOffset + (long) rootEntries * 32;
         if (fatsEnd > deviceSize) {
@@ -171,10 +171,6 @@ record BootSector(int type, int bytesPerSector, int clusterSize, long fatOffset,
         return new BootSector(type, bytesPerSector, sectorsPerCluster * bytesPerSector, fatOffset, fatBytes,
                 type == 32 ? 0 : rootOffset, type == 32 ? 0 : rootEntries, dataOffset, clusterCount, rootCluster,
                 fsInfoOffset, serial, label);
-    }
-
-    private static long fatOffsetOfFirst(int reserved, int bytesPerSector) {
-        return (long) reserved * bytesPerSector;
     }
 
     /** The byte offset of data cluster {@code c} (2 or more). */

@@ -5,17 +5,20 @@ import org.vectorjce.fs.CorruptFileSystemException;
 
 /**
  * The cluster chain of one file, walked lazily through the FAT and remembered in bounded memory,
- * so that reading a large file front to back walks each FAT entry once, and a read at any offset
- * walks at most a stride of entries.
+ * so that reading a large file front to back walks each FAT entry once, and a read at an offset the
+ * walk has passed before walks at most a stride of entries.
  *
  * <p>What it keeps: a cursor (the last cluster index reached and its cluster) and a mark every
  * {@code stride} clusters, at most {@value #MARKS} of them, filled in as the walk passes. A read at
  * or after the cursor walks on from it; one before it starts at the nearest mark below.
  *
- * <p>The chain must hold exactly the clusters the file's size needs: it is walked no further than
- * that, and its last cluster's entry must be the end mark (fatgen103: the chain ends with EOC), so
- * that a chain too short for the size, one that runs on past it, and one that loops (which never
- * ends) are each a {@link CorruptFileSystemException} naming the file and the FAT entry's offset.
+ * <p>The chain must hold at least the clusters the file's size needs (a shorter one is a
+ * {@link CorruptFileSystemException} naming the file and the FAT entry's offset), and is read no
+ * further. It may hold more: Linux's {@code fallocate(FALLOC_FL_KEEP_SIZE)} on vfat leaves clusters
+ * past the size. When a read reaches the last cluster the size needs, the rest of the chain is
+ * followed once, with Brent's cycle detection, to its end mark (fatgen103: a chain ends with EOC):
+ * a chain that loops (which never ends) or reaches a free, bad or out-of-range entry is corrupt.
+ * That walk is at most the loop's length twice plus the tail, and never more than the cluster count.
  *
  * <p>Thread-safe: one lock guards the cursor and the marks.
  */
@@ -108,15 +111,48 @@ final class ClusterChain {
         }
     }
 
-    /** At the chain's last cluster, once: its entry must be the end mark (a loop never reaches one). */
+    /**
+     * At the chain's last needed cluster, once: the rest of the chain must reach an end mark without
+     * looping (Brent's algorithm: the tortoise jumps to the hare at each power of two of steps).
+     */
     private void checkEnd() throws IOException {
-        if (cursorIndex == clusters - 1 && !endChecked) {
-            long v = fat.get(cursorCluster);
-            if (fat.classify(v) != FatTable.Entry.END) {
-                throw corrupt("its cluster chain goes on past the " + clusters + " clusters its size needs"
-                        + " (a loop or a size too small)", cursorCluster);
+        if (cursorIndex != clusters - 1 || endChecked) {
+            return;
+        }
+        long tortoise = cursorCluster;
+        long hare = cursorCluster;
+        long power = 1;
+        long lambda = 0;
+        for (long steps = 0;; steps++) {
+            long v = fat.get(hare);
+            switch (fat.classify(v)) {
+                case END -> {
+                    endChecked = true;
+                    return;
+                }
+                case NEXT -> {
+                }
+                case FREE -> throw corrupt("past its size, its cluster chain reaches a free entry after cluster "
+                        + hare, hare);
+                case BAD -> throw corrupt("past its size, its cluster chain reaches a bad-cluster mark after cluster "
+                        + hare, hare);
+                default -> throw corrupt("past its size, its cluster chain leads from cluster " + hare + " to " + v
+                        + ", past the last cluster " + fat.boot().maxCluster(), hare);
             }
-            endChecked = true;
+            if (steps >= fat.boot().clusterCount()) {
+                throw corrupt("its cluster chain is longer than the volume's " + fat.boot().clusterCount()
+                        + " clusters", hare);
+            }
+            hare = v;
+            lambda++;
+            if (hare == tortoise) {
+                throw corrupt("its cluster chain loops (cluster " + hare + " comes again)", hare);
+            }
+            if (lambda == power) {
+                tortoise = hare;
+                power <<= 1;
+                lambda = 0;
+            }
         }
     }
 

@@ -24,6 +24,11 @@ import org.vectorjce.fs.spi.NodeStream;
  * read a piece at a time ({@link DirReader}); a file's clusters are walked lazily
  * ({@link ClusterChain}). Immutable but for the cache, which locks: safe for many threads.
  *
+ * <p>{@link FsInfo}: the label is the root directory's volume-label entry, else the boot sector's
+ * ({@code "NO NAME"} read as none), as blkid reads it; the serial is {@code BS_VolID} as
+ * {@code XXXX-XXXX} in upper-case hex, or {@code ""} when the boot sector has no extended boot
+ * signature (0x28 or 0x29); the total is the data clusters' bytes.
+ *
  * <p>Times are FAT's local times read as UTC (see {@link FatTimes}). {@link FsInfo#freeBytes()}:
  * FAT12 and FAT16 count their free FAT entries at open (at most 128 KiB of FAT); FAT32 gives its
  * FSInfo sector's free-cluster count, which fatgen103 calls a hint that may be stale, when the
@@ -54,14 +59,18 @@ final class FatFileSystem implements DiskFs {
     }
 
     private FsInfo readInfo() throws IOException {
-        // blkid's order: the root directory's volume-label entry, else the boot sector's label.
+        // blkid's order: the root directory's volume-label entry, else the boot sector's label. A root
+        // that cannot be read to its end leaves the label found so far; listing it reports the damage.
         String label;
-        try (DirReader r = (DirReader) list(root)) {
+        DirReader r = (DirReader) list(root);
+        try {
             while (r.next() != null) {
                 // walk to the end: the label entry may be anywhere in the root
             }
-            label = r.volumeLabel();
+        } catch (CorruptFileSystemException e) {
+            // the label found before the damage, if any
         }
+        label = r.volumeLabel();
         if (label == null && boot.label() != null) {
             label = FatNames.label(boot.label(), 0, codePage);
             if (label.equals("NO NAME")) {

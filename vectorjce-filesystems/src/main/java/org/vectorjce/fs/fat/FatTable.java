@@ -43,18 +43,18 @@ final class FatTable {
         switch (boot.type()) {
             case 12 -> {
                 long at = boot.fatOffset() + c + c / 2;
-                cache.read(at, e, 0, 2, "FAT12 entry of cluster " + c);
+                cache.read(at, e, 0, 2, "FAT12 entry");
                 int v = (e[0] & 0xff) | (e[1] & 0xff) << 8;
                 return (c & 1) != 0 ? v >>> 4 : v & 0xfff;
             }
             case 16 -> {
                 long at = boot.fatOffset() + c * 2;
-                cache.read(at, e, 0, 2, "FAT16 entry of cluster " + c);
+                cache.read(at, e, 0, 2, "FAT16 entry");
                 return (e[0] & 0xff) | (e[1] & 0xff) << 8;
             }
             default -> {
                 long at = boot.fatOffset() + c * 4;
-                cache.read(at, e, 0, 4, "FAT32 entry of cluster " + c);
+                cache.read(at, e, 0, 4, "FAT32 entry");
                 return ((e[0] & 0xff) | (e[1] & 0xff) << 8 | (e[2] & 0xff) << 16 | (e[3] & 0x0fL) << 24);
             }
         }
