@@ -29,10 +29,11 @@ import org.vectorjce.fs.CorruptFileSystemException;
  * @param fsInfoOffset FAT32: the byte offset of the FSInfo sector, or -1
  * @param serial the volume serial ({@code BS_VolID}), or -1 when the extended boot signature is absent
  * @param label the boot sector's volume label bytes (11), or {@code null} when absent
+ * @param media the media byte ({@code BPB_Media}), which FAT[0] repeats
  */
 record BootSector(int type, int bytesPerSector, int clusterSize, long fatOffset, long fatBytes, long rootOffset,
         int rootEntries, long dataOffset, long clusterCount, long rootCluster, long fsInfoOffset, long serial,
-        byte[] label) {
+        byte[] label, int media) {
 
     /** fatgen103: the largest FAT12 and FAT16 cluster counts are one below these. */
     static final long FAT12_LIMIT = 4085;
@@ -170,7 +171,7 @@ record BootSector(int type, int bytesPerSector, int clusterSize, long fatOffset,
         }
         return new BootSector(type, bytesPerSector, sectorsPerCluster * bytesPerSector, fatOffset, fatBytes,
                 type == 32 ? 0 : rootOffset, type == 32 ? 0 : rootEntries, dataOffset, clusterCount, rootCluster,
-                fsInfoOffset, serial, label);
+                fsInfoOffset, serial, label, media);
     }
 
     /** The byte offset of data cluster {@code c} (2 or more). */

@@ -55,7 +55,29 @@ final class FatFileSystem implements DiskFs {
     }
 
     static FatFileSystem open(Device device, FsOptions options) throws IOException {
-        return new FatFileSystem(device, FatDriver.readBoot(device), options.codePage());
+        BootSector boot = FatDriver.readBoot(device);
+        checkMediaEntry(boot, new FatTable(boot, new BlockCache(device, 4096, 1)));
+        return new FatFileSystem(device, boot, options.codePage());
+    }
+
+    /**
+     * FAT[0] holds the BPB's media byte in its low 8 bits and ones in every other bit (fatgen103,
+     * "FAT Data Structure"); every formatter writes it so. A FAT whose first entry is anything else is
+     * not this boot sector's FAT (a trimmed or wiped image, a wrong partition offset): refused here,
+     * as mtools reports "Fat error detected", rather than listing what random bytes decode to.
+     */
+    private static void checkMediaEntry(BootSector boot, FatTable fat) throws IOException {
+        long want = switch (boot.type()) {
+            case 12 -> 0xF00L | boot.media();
+            case 16 -> 0xFF00L | boot.media();
+            default -> 0x0FFFFF00L | boot.media();
+        };
+        long got = fat.read(0);
+        if (got != want) {
+            throw new CorruptFileSystemException(String.format("FAT%d: the first FAT entry is 0x%X, not 0x%X for media"
+                    + " byte 0x%02X: the FAT is damaged or not this boot sector's", boot.type(), got, want,
+                    boot.media()), fat.entryOffset(0));
+        }
     }
 
     private FsInfo readInfo() throws IOException {

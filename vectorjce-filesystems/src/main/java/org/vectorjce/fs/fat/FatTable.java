@@ -39,6 +39,11 @@ final class FatTable {
         if (c < 2 || c > boot.maxCluster()) {
             throw new CorruptFileSystemException("FAT: cluster " + c + " is not a data cluster", boot.fatOffset());
         }
+        return read(c);
+    }
+
+    /** Entry {@code c} as it is stored (FAT[0] and FAT[1] included), its reserved FAT32 bits cleared. */
+    long read(long c) throws IOException {
         byte[] e = new byte[4];
         switch (boot.type()) {
             case 12 -> {

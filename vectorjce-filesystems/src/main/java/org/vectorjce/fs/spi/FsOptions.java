@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * What a caller may set about how a filesystem is read.
  *
- * @param codePage the code page of FAT's 8.3 names (default {@code IBM437}, as mtools and Linux's vfat)
+ * @param codePage the code page of FAT's 8.3 names (default {@code IBM437}, as Linux's vfat; mtools defaults to 850)
  */
 public record FsOptions(Charset codePage) {
     public FsOptions {

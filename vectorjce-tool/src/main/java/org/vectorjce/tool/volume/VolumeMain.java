@@ -643,7 +643,7 @@ public final class VolumeMain implements Callable<Integer> {
                 + "numbers them (default: the only one holding a filesystem).")
         Integer partition;
         @Option(names = "--code-page", paramLabel = "CHARSET", description = "The code page of FAT's short (8.3) "
-                + "names (default IBM437, as mtools and Linux).")
+                + "names (default IBM437, as Linux's vfat; mtools uses IBM850).")
         String codePage;
 
         /** {@code image}'s device: its plaintext, or the image itself when it is a plain disk. */
