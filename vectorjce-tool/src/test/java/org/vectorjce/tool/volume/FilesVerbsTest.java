@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.fs.testing.Tools;
 import org.vectorjce.volumes.JdkXts;
 import org.vectorjce.volumes.TestImages;
+import org.vectorjce.volumes.Volume;
+import org.vectorjce.volumes.VolumeFormat;
+import org.vectorjce.volumes.Volumes;
+import org.vectorjce.volumes.tcrypt.TcryptFilesAccess;
 
 /**
  * {@code volume fs}, {@code ls}, {@code cat} and {@code get} end to end, on images the real tools
@@ -236,6 +241,48 @@ class FilesVerbsTest {
         Path wrong = dir.resolve("wrong");
         Files.writeString(wrong, "not it");
         assertEquals(2, VolumeMainAccess.run(null, "ls", luks.toString(), "--key-file", wrong.toString()).rc());
+    }
+
+    /**
+     * A VeraCrypt container (cryptsetup's vc_1 image, made by VeraCrypt): its FAT12's boot sector as
+     * VeraCrypt wrote it (serial DEAD-BABE; the rest of that FAT was wiped by cryptsetup's authors),
+     * then a FAT12 that mtools formatted and filled, written into the payload, listed and copied out
+     * by {@code ls} and {@code get --type tcrypt}, the README's two commands.
+     */
+    @Test
+    void fatInsideAVeraCryptContainer() throws Exception {
+        Tools.assumeTool("mformat");
+        Path vc = dir.resolve("container.hc");
+        Files.copy(TcryptFilesAccess.images().resolve("vc_1-sha512-xts-aes"), vc);
+        String pw = TcryptFilesAccess.PASSWORD + "\n";
+        String fs = ok(pw, "fs", "--type", "tcrypt", vc.toString()).out();
+        assertTrue(fs.contains("FAT12") && fs.contains("DEAD-BABE"), fs);
+
+        Path small = dir.resolve("small-fat.img");
+        try (FileChannel f = FileChannel.open(small, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            f.write(ByteBuffer.allocate(1), 36 * 1024 - 1);
+        }
+        Map<String, String> env = Map.of("TZ", "UTC", "MTOOLS_SKIP_CHECK", "1");
+        Tools.ok(env, "mformat", "-i", small.toString(), "-T", "72", "-h", "1", "-s", "72", "-c", "1", "-r", "16",
+                "-v", "REPORTS", "-N", "0badcafe", "::");
+        Path in = Files.createDirectories(dir.resolve("vc-src/Documents"));
+        write(in.resolve("report.pdf"), "%PDF-1.4 not really\n".getBytes(StandardCharsets.UTF_8), 3);
+        Tools.ok(env, "mcopy", "-s", "-m", "-i", small.toString(), in.toString(), "::");
+        try (Volume v = Volumes.open(vc).type(VolumeFormat.TCRYPT)
+                .passphrase(TcryptFilesAccess.PASSWORD.getBytes(StandardCharsets.UTF_8)).readWrite().open();
+                SeekableByteChannel p = v.payload()) {
+            assertEquals(Files.size(small), v.payloadSize());
+            p.write(ByteBuffer.wrap(Files.readAllBytes(small)));
+        }
+        String listed = ok(pw, "ls", "-R", "--type", "tcrypt", vc.toString()).out();
+        assertEquals("Documents/\nDocuments/report.pdf\n", listed);
+        Path here = Files.createDirectory(dir.resolve("vc-get"));
+        ok(pw, "get", "--type", "tcrypt", vc.toString(), "/Documents/report.pdf", here.toString());
+        assertArrayEquals(Files.readAllBytes(in.resolve("report.pdf")), Files.readAllBytes(here.resolve("report.pdf")));
+        assertEquals(Files.getLastModifiedTime(in.resolve("report.pdf")),
+                Files.getLastModifiedTime(here.resolve("report.pdf")));
+        String fs2 = ok(pw, "fs", "--type", "tcrypt", vc.toString()).out();
+        assertTrue(fs2.contains("REPORTS") && fs2.contains("0BAD-CAFE"), fs2);
     }
 
     private static void splice(Path disk, Path part, long at) throws IOException {
