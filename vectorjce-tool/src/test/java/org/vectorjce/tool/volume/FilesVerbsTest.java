@@ -186,7 +186,7 @@ class FilesVerbsTest {
     }
 
     /**
-     * A GPT disk (sgdisk) with a FAT16 (mkfs.fat, mcopy) and an NTFS (mkntfs, ntfscp), plain and
+     * A GPT disk (sgdisk) with a FAT32 (mkfs.fat, mcopy) and an NTFS (mkntfs, ntfscp), plain and
      * inside a LUKS2 volume: cryptsetup formats it and dumps its key, and SunJCE's AES in an XTS of
      * the tests' own writes the payload.
      */
@@ -194,11 +194,11 @@ class FilesVerbsTest {
     void gptDiskPlainAndInsideLuks2() throws Exception {
         Tools.assumeTool("sgdisk", "mkntfs", "ntfscp");
         long mib = 1 << 20;
-        Path disk = Tools.sparse(dir.resolve("gpt.img"), 40 * mib);
-        Tools.ok("sgdisk", "-n", "1:2048:+16M", "-t", "1:0700", "-c", "1:Data One", "-n", "2:0:+20M", "-t", "2:0700",
+        Path disk = Tools.sparse(dir.resolve("gpt.img"), 58 * mib);
+        Tools.ok("sgdisk", "-n", "1:2048:+34M", "-t", "1:0700", "-c", "1:Data One", "-n", "2:0:+20M", "-t", "2:0700",
                 "-c", "2:Données", disk.toString());
         Path p1 = dir.resolve("p1.img");
-        Tools.ok("mkfs.fat", "-F", "16", "-n", "PART ONE", "-i", "0BADF00D", "-C", p1.toString(), "16384");
+        Tools.ok("mkfs.fat", "-F", "32", "-s", "1", "-n", "PART ONE", "-i", "0BADF00D", "-C", p1.toString(), "34816");
         Path one = Files.createDirectories(dir.resolve("one"));
         write(one.resolve("in partition one.txt"), "one\n".getBytes(StandardCharsets.UTF_8), 0);
         mcopy(p1, one);
@@ -208,17 +208,17 @@ class FilesVerbsTest {
         Files.writeString(two, "two on NTFS\n");
         Tools.ok("ntfscp", "-f", p2.toString(), two.toString(), "/two.txt");
         splice(disk, p1, mib);
-        splice(disk, p2, 17 * mib);
+        splice(disk, p2, 35 * mib);
 
         String fs = ok(null, "fs", disk.toString()).out();
-        assertTrue(fs.contains("GPT") && fs.contains("FAT16") && fs.contains("PART ONE") && fs.contains("0BAD-F00D")
+        assertTrue(fs.contains("GPT") && fs.contains("FAT32") && fs.contains("PART ONE") && fs.contains("0BAD-F00D")
                 && fs.contains("NTFS") && fs.contains("PartTwo") && fs.contains("Données"), fs);
         refused("partition", "ls", disk.toString());
         assertEquals("in partition one.txt\n", ok(null, "ls", "-p", "1", disk.toString()).out());
         assertEquals("two on NTFS\n", ok(null, "cat", "--partition", "2", disk.toString(), "/two.txt").out());
 
         Tools.assumeTool("cryptsetup");
-        Path luks = Tools.sparse(dir.resolve("luks2.img"), 56 * mib);
+        Path luks = Tools.sparse(dir.resolve("luks2.img"), 74 * mib);
         Path key = dir.resolve("key");
         Files.writeString(key, "files inside");
         TestImages.ok(null, "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2",
