@@ -8,7 +8,7 @@ import org.vectorjce.fs.UnknownFileSystemException;
 /** The table of filesystem drivers, and the probe loop over it. */
 public final class Drivers {
     /** Every driver, in the order they are probed. */
-    public static final List<FsDriver> ALL = List.of();
+    public static final List<FsDriver> ALL = List.of(new org.vectorjce.fs.ntfs.NtfsDriver());
 
     private Drivers() {
     }
