@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.RandomAccessFile;
@@ -58,6 +59,21 @@ class NtfsDriverTest {
     static final String LONG = "L".repeat(230) + ".txt";
     static final String UNICODE = "Ünïcødé 名前 😀.txt";
     static final String LINKNAME = "-link-with-a-long-name-to-fill-the-record-" + "x".repeat(60);
+
+    /** Sets a symbolic link's or junction's reparse data (MS-FSCC 2.1.2.4, 2.1.2.5) through ntfs-3g. */
+    static final String REPARSE = String.join("\n",
+            "import os, struct, sys",
+            "path, kind, target = sys.argv[1:4]",
+            "pr = target.encode('utf-16le')",
+            "if kind == 'sym':",
+            "    sub = pr",
+            "    buf = struct.pack('<HHHHI', 0, len(sub), len(sub), len(pr), 1) + sub + pr",
+            "    tag = 0xA000000C",
+            "else:",
+            "    sub = ('\\\\??\\\\' + target).encode('utf-16le')",
+            "    buf = struct.pack('<HHHH', 0, len(sub), len(sub) + 2, len(pr)) + sub + b'\\0\\0' + pr + b'\\0\\0'",
+            "    tag = 0xA0000003",
+            "os.setxattr(path, 'system.ntfs_reparse_data', struct.pack('<IHH', tag, len(buf), 0) + buf)");
 
     @BeforeAll
     static void build() throws Exception {
@@ -144,6 +160,17 @@ class NtfsDriverTest {
         // a symbolic link (ntfs-3g writes an Interix link)
         Files.createSymbolicLink(m.resolve("sym"), Path.of("a/b/c/deep.txt"));
         links.put("sym", "a/b/c/deep.txt");
+        // a Win32 long name with a DOS 8.3 twin (namespaces 1 and 2), set through ntfs-3g's xattr
+        put(m, "Long File Name.txt", "dos twin".getBytes(StandardCharsets.US_ASCII));
+        Tools.ok("python3", "-c", "import os,sys; os.setxattr(sys.argv[1], 'system.ntfs_dos_name', b'LONGFI~1.TXT')",
+                m.resolve("Long File Name.txt").toString());
+        // reparse points written as raw MS-FSCC data: a relative symbolic link and a junction
+        Files.createFile(m.resolve("rlink"));
+        Tools.ok("python3", "-c", REPARSE, m.resolve("rlink").toString(), "sym", "..\\a\\b");
+        Files.createDirectory(m.resolve("junc"));
+        Tools.ok("python3", "-c", REPARSE, m.resolve("junc").toString(), "junction", "C:\\Windows");
+        links.put("rlink", "../a/b");
+        links.put("junc", "C:/Windows");
         // named streams
         put(m, "streams.txt", "main".getBytes(StandardCharsets.US_ASCII));
         UserDefinedFileAttributeView x = Files.getFileAttributeView(m.resolve("streams.txt"),
@@ -165,36 +192,12 @@ class NtfsDriverTest {
         freeBytes = Long.parseLong(p[0]) * Long.parseLong(p[1]);
     }
 
-    /** Every node under the root, by path. */
     private static Map<String, Node> walk() throws Exception {
-        Map<String, Node> out = new TreeMap<>();
-        walk(fs.root(), "", out, 0);
-        return out;
-    }
-
-    private static void walk(Node dir, String prefix, Map<String, Node> out, int depth) throws Exception {
-        assertTrue(depth < 16);
-        try (NodeStream s = fs.list(dir)) {
-            for (Node n = s.next(); n != null; n = s.next()) {
-                String path = prefix + n.name();
-                out.put(path, n);
-                if (n.isDirectory()) {
-                    walk(n, path + "/", out, depth + 1);
-                }
-            }
-        }
+        return NtfsImages.walk(fs);
     }
 
     static byte[] readAll(Content c) throws Exception {
-        byte[] b = new byte[Math.toIntExact(c.size())];
-        ByteBuffer bb = ByteBuffer.wrap(b);
-        while (bb.hasRemaining()) {
-            bb.limit(Math.min(b.length, bb.position() + 65536 + 17));
-            int n = c.read(bb, bb.position());
-            assertTrue(n > 0);
-            bb.limit(b.length);
-        }
-        return b;
+        return NtfsImages.readAll(c);
     }
 
     @Test
@@ -221,19 +224,7 @@ class NtfsDriverTest {
     void sleuthKitListsTheSameNamesAndInodes() throws Exception {
         Tools.assumeTool("fls");
         Map<String, Node> tree = walk();
-        Map<String, Long> fls = new TreeMap<>();
-        for (String line : Tools.ok("fls", "-r", "-p", img.toString()).out().split("\n")) {
-            int tab = line.indexOf('\t');
-            if (tab < 0 || line.contains(" * ")) {
-                continue;
-            }
-            String path = line.substring(tab + 1);
-            if (path.startsWith("$") || path.contains(":")) {
-                continue;
-            }
-            String meta = line.substring(4, tab - 1).trim();
-            fls.put(path, Long.parseLong(meta.split("-")[0]));
-        }
+        Map<String, Long> fls = NtfsImages.fls(img);
         Map<String, Long> ours = new TreeMap<>();
         tree.forEach((k, v) -> ours.put(k, v.fileKey()));
         assertEquals(fls, ours);
@@ -335,11 +326,20 @@ class NtfsDriverTest {
                 fs.lookup(tree.get("many"), "FILE-1234.TXT").fileKey());
         assertNull(fs.lookup(tree.get("many"), "file-2000.txt"));
         assertNull(fs.lookup(fs.root(), "$MFT"));
+        Node dos = fs.lookup(fs.root(), "longfi~1.txt");
+        assertNotNull(dos, "lookup by the DOS 8.3 name");
+        assertEquals(tree.get("Long File Name.txt").fileKey(), dos.fileKey());
         assertNull(fs.lookup(fs.root(), "."));
     }
 
     @Test
     void linksAndStreams() throws Exception {
+        for (var e : links.entrySet()) {
+            Node l = fs.lookup(fs.root(), e.getKey());
+            assertEquals(Kind.SYMLINK, l.kind(), e.getKey());
+            assertEquals(e.getValue(), fs.readLink(l), e.getKey());
+        }
+        assertThrows(java.nio.file.NotLinkException.class, () -> fs.readLink(fs.lookup(fs.root(), "s1.bin")));
         Node sym = fs.lookup(fs.root(), "sym");
         assertEquals(Kind.SYMLINK, sym.kind());
         assertEquals("a/b/c/deep.txt", fs.readLink(sym));
