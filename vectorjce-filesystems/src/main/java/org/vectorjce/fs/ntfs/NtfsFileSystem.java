@@ -48,11 +48,13 @@ final class NtfsFileSystem implements DiskFs {
     final Device device;
     final BootSector boot;
     final BlockCache cache;
-    private StreamContent mft;
-    private long recordCount;
-    UpCase upcase;
+    // set while the constructor reads the MFT's own run list, then never again
+    private volatile StreamContent mft;
+    private volatile long recordCount;
+    volatile UpCase upcase;
     private final String label;
-    private final long freeBytes;
+    /** Free bytes, counted at the first {@link #info()}; -2 until then. */
+    private long freeBytes = -2;
     private final NtfsNode root;
 
     NtfsFileSystem(Device device, BootSector boot) throws IOException {
@@ -68,7 +70,6 @@ final class NtfsFileSystem implements DiskFs {
         bootstrapMft();
         this.upcase = UpCase.load(MftFile.open(this, UPCASE).content(Attribute.DATA, "", this::readDevice));
         this.label = readLabel();
-        this.freeBytes = countFree();
         NtfsNode r = node(ROOT, "");
         if (r.kind() != Kind.DIRECTORY) {
             throw new CorruptFileSystemException("NTFS: the root, MFT record 5, is not a folder", recordOffset(ROOT));
@@ -192,7 +193,11 @@ final class NtfsFileSystem implements DiskFs {
 
     /** The node for record {@code number}, called {@code name} in the folder it was found in. */
     NtfsNode node(long number, String name) throws IOException {
-        MftFile f = MftFile.open(this, number);
+        return node(MftFile.open(this, number), name);
+    }
+
+    private NtfsNode node(MftFile f, String name) throws IOException {
+        long number = f.number();
         Attribute si = f.first(Attribute.STANDARD_INFORMATION, "");
         if (si == null || !si.resident || si.value.length < 0x24) {
             throw new CorruptFileSystemException("NTFS: MFT record " + number + " has no $STANDARD_INFORMATION",
@@ -232,10 +237,22 @@ final class NtfsFileSystem implements DiskFs {
         return b;
     }
 
+    /** The facts; free space is counted from $Bitmap the first time (-1 when $Bitmap cannot be read). */
     @Override
     public FsInfo info() {
+        long free;
+        synchronized (this) {
+            if (freeBytes == -2) {
+                try {
+                    freeBytes = countFree();
+                } catch (IOException e) {
+                    freeBytes = -1;
+                }
+            }
+            free = freeBytes;
+        }
         return new FsInfo("NTFS", label, boot.serialText(), boot.clusterSize(),
-                boot.clusterCount() * boot.clusterSize(), freeBytes);
+                boot.clusterCount() * boot.clusterSize(), free);
     }
 
     @Override
@@ -270,24 +287,37 @@ final class NtfsFileSystem implements DiskFs {
         return () -> {
             for (Index.Entry e = it.next(); e != null; e = it.next()) {
                 if (!hidden(d, e)) {
-                    return entryNode(e);
+                    return entryNode(d, e);
                 }
             }
             return null;
         };
     }
 
-    private NtfsNode entryNode(Index.Entry e) throws IOException {
-        NtfsNode n = node(e.record(), Le.sanitize(e.name()));
-        if (e.sequence() != 0) {
-            MftRecord r = record(e.record());
-            if (r.sequence != e.sequence()) {
-                throw new CorruptFileSystemException("NTFS: index entry \"" + Le.sanitize(e.name())
-                        + "\" names sequence " + e.sequence() + " of MFT record " + e.record() + ", which is at "
-                        + r.sequence, recordOffset(e.record()));
+    /**
+     * The node an index entry of folder {@code dir} names, after checking the entry's sequence
+     * number against the record's (a stale entry names a reused record). An 8.3 name found by
+     * lookup is given as the file's long name in that folder.
+     */
+    private NtfsNode entryNode(NtfsNode dir, Index.Entry e) throws IOException {
+        MftFile f = MftFile.open(this, e.record());
+        if (e.sequence() != 0 && f.base.sequence != e.sequence()) {
+            throw new CorruptFileSystemException("NTFS: index entry \"" + Le.sanitize(e.name()) + "\" names sequence "
+                    + e.sequence() + " of MFT record " + e.record() + ", which is at " + f.base.sequence,
+                    recordOffset(e.record()));
+        }
+        String name = e.name();
+        if (e.namespace() == 2) {
+            for (Attribute a : f.find(Attribute.FILE_NAME)) {
+                byte[] v = a.value;
+                if (a.resident && v.length >= 0x42 && (Le.s64(v, 0) & 0xFFFFFFFFFFFFL) == dir.record
+                        && Le.u8(v, 0x41) != 2 && 0x42 + 2 * Le.u8(v, 0x40) <= v.length) {
+                    name = Le.utf16(v, 0x42, Le.u8(v, 0x40));
+                    break;
+                }
             }
         }
-        return n;
+        return node(f, Le.sanitize(name));
     }
 
     @Override
@@ -301,7 +331,7 @@ final class NtfsFileSystem implements DiskFs {
                 || e.name().equals(".")) {
             return null;
         }
-        return entryNode(e);
+        return entryNode(d, e);
     }
 
     private StreamContent open(MftFile f, String stream) throws IOException {

@@ -80,9 +80,10 @@ final class StreamContent implements Content {
         } catch (ArithmeticException e) {
             throw new CorruptFileSystemException(what + ": " + runs.totalVcns() + " clusters overflow", first.at);
         }
-        if (span < first.dataSize && !(first.dataSize == 0)) {
-            throw new CorruptFileSystemException(what + ": runs cover " + span + " bytes of a " + first.dataSize
-                    + "-byte value", first.at);
+        // the runs' VCNs span the allocated size, which holds the data size (keramics ntfs.md "Non-resident")
+        if (span != first.allocatedSize || first.allocatedSize < first.dataSize) {
+            throw new CorruptFileSystemException(what + ": runs cover " + span + " bytes, the attribute says "
+                    + first.allocatedSize + " allocated for " + first.dataSize + " bytes", first.at);
         }
         int unit = 0;
         if (first.compressed()) {

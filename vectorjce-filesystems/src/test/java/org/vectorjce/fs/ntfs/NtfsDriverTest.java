@@ -192,8 +192,14 @@ class NtfsDriverTest {
         freeBytes = Long.parseLong(p[0]) * Long.parseLong(p[1]);
     }
 
-    private static Map<String, Node> walk() throws Exception {
-        return NtfsImages.walk(fs);
+    private static Map<String, Node> tree;
+
+    /** The whole tree, walked once (the tests only read it). */
+    private static synchronized Map<String, Node> walk() throws Exception {
+        if (tree == null) {
+            tree = NtfsImages.walk(fs);
+        }
+        return tree;
     }
 
     static byte[] readAll(Content c) throws Exception {
@@ -329,6 +335,7 @@ class NtfsDriverTest {
         Node dos = fs.lookup(fs.root(), "longfi~1.txt");
         assertNotNull(dos, "lookup by the DOS 8.3 name");
         assertEquals(tree.get("Long File Name.txt").fileKey(), dos.fileKey());
+        assertEquals("Long File Name.txt", dos.name());
         assertNull(fs.lookup(fs.root(), "."));
     }
 
