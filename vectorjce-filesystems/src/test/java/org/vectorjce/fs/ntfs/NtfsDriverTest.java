@@ -131,6 +131,17 @@ class NtfsDriverTest {
             f.seek(BIG_AT);
             f.write(random(6, 4096));
         }
+        // a cluster written every other cluster: 1200 runs, too many for one record, so ntfs-3g
+        // splits $DATA by VCN ranges over extension records named by an $ATTRIBUTE_LIST
+        byte[] runs = new byte[599 * 8192 + 4096];
+        try (var ch = java.nio.channels.FileChannel.open(m.resolve("runs.bin"), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            for (int k = 0; k < 600; k++) {
+                java.util.Arrays.fill(runs, k * 8192, k * 8192 + 4096, (byte) (k % 251 + 1));
+                ch.write(ByteBuffer.wrap(runs, k * 8192, 4096), k * 8192L);
+            }
+        }
+        files.put("runs.bin", runs);
         // compression: the folder marked FILE_ATTRIBUTE_COMPRESSED (0x800) through ntfs-3g's attribute xattr
         Tools.assumeTool("python3");
         Tools.ok("python3", "-c", "import os,sys; os.setxattr(sys.argv[1], 'system.ntfs_attrib_be', bytes([0,0,8,0]))",
@@ -240,7 +251,7 @@ class NtfsDriverTest {
     void icatGivesTheSameBytes() throws Exception {
         Tools.assumeTool("icat");
         Map<String, Node> tree = walk();
-        for (String f : List.of("s3m.bin", "frag/one.bin", "comp/text.txt", "comp/mixed.bin", "s4097.bin")) {
+        for (String f : List.of("runs.bin", "s3m.bin", "frag/one.bin", "comp/text.txt", "comp/mixed.bin", "s4097.bin")) {
             byte[] icat = Tools.ok("icat", img.toString(), Long.toString(tree.get(f).fileKey())).stdout();
             assertArrayEquals(icat, readAll(fs.open(tree.get(f), null)), f);
         }
@@ -277,6 +288,8 @@ class NtfsDriverTest {
         Tools.assumeTool("istat");
         assertTrue(Tools.ok("istat", img.toString(), Long.toString(al)).out().contains("$ATTRIBUTE_LIST"),
                 "200 long names did not make an attribute list: the test does not test it");
+        String runs = Tools.ok("istat", img.toString(), Long.toString(tree.get("runs.bin").fileKey())).out();
+        assertTrue(runs.split("Type: 128-").length > 3, "runs.bin's $DATA is not split over records: " + runs);
     }
 
     @Test
