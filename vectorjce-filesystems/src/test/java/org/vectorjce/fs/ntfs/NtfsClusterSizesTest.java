@@ -88,6 +88,14 @@ class NtfsClusterSizesTest {
                 jumps += c.deviceOffset(pos) != c.deviceOffset(pos - 512) + 512 ? 1 : 0;
             }
             assertTrue(jumps > 4, "the file is not fragmented: the test does not test run lists");
+            // filling the volume fragmented the MFT too: every record above was found through its runs
+            NtfsFileSystem nfs = (NtfsFileSystem) fs;
+            StreamContent mft = MftFile.open(nfs, 0).content(Attribute.DATA, "", nfs::readDevice);
+            int mftJumps = 0;
+            for (long pos = 512; pos < mft.size(); pos += 512) {
+                mftJumps += mft.deviceOffset(pos) != mft.deviceOffset(pos - 512) + 512 ? 1 : 0;
+            }
+            assertTrue(mftJumps > 0, "the MFT is not fragmented");
             Node z = fs.lookup(fs.lookup(fs.root(), "comp"), "zeros-and-text.txt");
             assertTrue(MftFile.open((NtfsFileSystem) fs, z.fileKey()).first(Attribute.DATA, "").compressed());
         }

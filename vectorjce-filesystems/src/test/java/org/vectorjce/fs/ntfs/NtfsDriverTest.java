@@ -182,6 +182,10 @@ class NtfsDriverTest {
         Tools.ok("python3", "-c", REPARSE, m.resolve("junc").toString(), "junction", "C:\\Windows");
         links.put("rlink", "../a/b");
         links.put("junc", "C:/Windows");
+        // DOS attributes hidden, system and read-only, set through ntfs-3g's attribute xattr
+        put(m, "attrs.txt", "attributes".getBytes(StandardCharsets.US_ASCII));
+        Tools.ok("python3", "-c", "import os,sys; os.setxattr(sys.argv[1], 'system.ntfs_attrib_be', bytes([0,0,0,0x27]))",
+                m.resolve("attrs.txt").toString());
         // named streams
         put(m, "streams.txt", "main".getBytes(StandardCharsets.US_ASCII));
         UserDefinedFileAttributeView x = Files.getFileAttributeView(m.resolve("streams.txt"),
@@ -273,6 +277,47 @@ class NtfsDriverTest {
         assertEquals(b.get("UUID"), info.serial());
         assertEquals(4096, info.clusterSize());
         assertEquals(freeBytes, info.freeBytes());
+    }
+
+    @Test
+    void dosAttributes() throws Exception {
+        Node n = walk().get("attrs.txt");
+        assertEquals(Node.READ_ONLY | Node.HIDDEN | Node.SYSTEM | Node.ARCHIVE, n.dosAttributes());
+        assertEquals(0, walk().get("s1.bin").dosAttributes() & (Node.READ_ONLY | Node.HIDDEN | Node.SYSTEM));
+    }
+
+    @Test
+    void readsFromManyThreadsAtOnce() throws Exception {
+        List<String> names = List.of("comp/text.txt", "comp/mixed.bin", "s3m.bin", "runs.bin");
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 4; t++) {
+            long seed = t;
+            threads.add(new Thread(() -> {
+                try {
+                    Random r = new Random(seed);
+                    for (int k = 0; k < 300; k++) {
+                        String f = names.get(r.nextInt(names.size()));
+                        byte[] want = files.get(f);
+                        Content c = fs.open(walk().get(f), null);
+                        int at = r.nextInt(want.length);
+                        int len = Math.min(want.length - at, 1 + r.nextInt(20_000));
+                        ByteBuffer bb = ByteBuffer.allocate(len);
+                        while (bb.hasRemaining()) {
+                            c.read(bb, at + bb.position());
+                        }
+                        assertArrayEquals(java.util.Arrays.copyOfRange(want, at, at + len), bb.array(), f + " at " + at);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(List.of(), failures);
     }
 
     @Test
