@@ -97,6 +97,17 @@ final class NtfsImages {
         return fls;
     }
 
+    /** Mounts {@code img} read-only through ntfs-3g and runs {@code reader} on the mount, then unmounts. */
+    static void readBack(Path img, Filler reader) throws Exception {
+        Path mnt = Files.createDirectories(img.resolveSibling(img.getFileName() + ".ro"));
+        Tools.ok("ntfs-3g", "-o", "ro", img.toString(), mnt.toString());
+        try {
+            reader.fill(mnt);
+        } finally {
+            unmount(mnt, img);
+        }
+    }
+
     static void unmount(Path mnt, Path img) throws IOException, InterruptedException {
         if (Tools.run("umount", mnt.toString()).exit() != 0) {
             Tools.run("fusermount", "-u", mnt.toString());
