@@ -211,14 +211,21 @@ final class NtfsFileSystem implements DiskFs {
         NtfsNode.LinkForm link = NtfsNode.LinkForm.NONE;
         if ((attrs & FILE_ATTRIBUTE_REPARSE) != 0) {
             StreamContent rp = f.content(Attribute.REPARSE_POINT, "", this::readDevice);
-            if (rp != null && Reparse.isLink(Reparse.tag(head(rp, 8)))) {
+            long tag = rp == null ? 0 : Reparse.tag(head(rp, 8));
+            if (Reparse.isLink(tag)) {
                 kind = Kind.SYMLINK;
                 link = NtfsNode.LinkForm.REPARSE;
+            } else if (Reparse.isSpecial(tag)) {
+                kind = Kind.OTHER;
             }
-        } else if (kind == Kind.FILE && (attrs & FILE_ATTRIBUTE_SYSTEM) != 0 && size > 8 && size <= Reparse.MAX
-                && Reparse.isInterixLink(head(open(f, ""), 8))) {
-            kind = Kind.SYMLINK;
-            link = NtfsNode.LinkForm.INTERIX;
+        } else if (kind == Kind.FILE && (attrs & FILE_ATTRIBUTE_SYSTEM) != 0 && data != null && size <= Reparse.MAX) {
+            byte[] head = head(open(f, ""), 8);
+            if (size > 8 && Reparse.isInterixLink(head)) {
+                kind = Kind.SYMLINK;
+                link = NtfsNode.LinkForm.INTERIX;
+            } else if (Reparse.isInterixSpecial(head, size)) {
+                kind = Kind.OTHER;
+            }
         }
         if (kind == Kind.DIRECTORY) {
             size = 0;

@@ -9,12 +9,20 @@ import org.vectorjce.fs.CorruptFileSystemException;
  * offset and length at 12 and 14, flags at 16 with 1 for a relative link, path buffer at 20) or a
  * junction / mount point (0xA0000003: the same without the flags, path buffer at 16), per
  * MS-FSCC 2.1.2.4 and 2.1.2.5; and the Interix symbolic link ntfs-3g writes for {@code ln -s} (a
- * file with the SYSTEM attribute whose data is {@code "IntxLNK\1"} then the UTF-16LE target).
- * The target is given with '/' for '\'; the driver never follows it.
+ * file with the SYSTEM attribute whose data is {@code "IntxLNK\1"} then the UTF-16LE target), and
+ * the WSL symbolic link (tag 0xA000001D: a 32-bit version, 2, then the UTF-8 target, MS-FSCC
+ * 2.1.2.1's list of tags) which ntfs-3g also reads. The target is given with '/' for '\'; the
+ * driver never follows it. Other special files (WSL's FIFO, socket and device tags, ntfs-3g's
+ * Interix FIFO, socket and "IntxCHR"/"IntxBLK" devices) are told apart so that they are not shown
+ * as regular files.
  */
 final class Reparse {
     static final long TAG_MOUNT_POINT = 0xA0000003L;
     static final long TAG_SYMLINK = 0xA000000CL;
+    static final long TAG_LX_SYMLINK = 0xA000001DL;
+    /** WSL's AF_UNIX socket, FIFO, character and block device tags. */
+    static final long TAG_AF_UNIX = 0x80000023L;
+    static final long TAG_LX_BLK = 0x80000026L;
     /** The largest reparse data NTFS allows. */
     static final int MAX = 16 * 1024 + 8;
     static final byte[] INTERIX_LINK = "IntxLNK\1".getBytes(StandardCharsets.US_ASCII);
@@ -28,12 +36,20 @@ final class Reparse {
     }
 
     static boolean isLink(long tag) {
-        return tag == TAG_SYMLINK || tag == TAG_MOUNT_POINT;
+        return tag == TAG_SYMLINK || tag == TAG_MOUNT_POINT || tag == TAG_LX_SYMLINK;
+    }
+
+    /** Whether the tag marks a WSL socket, FIFO or device. */
+    static boolean isSpecial(long tag) {
+        return tag >= TAG_AF_UNIX && tag <= TAG_LX_BLK;
     }
 
     /** The target of symbolic link or junction data {@code b}. */
     static String target(byte[] b, long at) throws CorruptFileSystemException {
         long tag = tag(b);
+        if (tag == TAG_LX_SYMLINK && b.length >= 12) {
+            return clean(new String(b, 12, b.length - 12, StandardCharsets.UTF_8));
+        }
         int buffer = tag == TAG_SYMLINK ? 20 : 16;
         if (!isLink(tag) || b.length < buffer) {
             throw new CorruptFileSystemException("NTFS: reparse point with tag 0x" + Long.toHexString(tag)
@@ -70,6 +86,18 @@ final class Reparse {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code head} (the first 8 bytes of a SYSTEM file of {@code size} bytes) is one of the
+     * special files ntfs-3g writes as Interix files: a FIFO (empty), a socket (one byte) or a device.
+     */
+    static boolean isInterixSpecial(byte[] head, long size) {
+        if (size == 0 || size == 1) {
+            return true;
+        }
+        String h = new String(head, StandardCharsets.ISO_8859_1);
+        return size == 24 && (h.equals("IntxCHR\0") || h.equals("IntxBLK\0"));
     }
 
     /** The target of Interix link data {@code b}. */

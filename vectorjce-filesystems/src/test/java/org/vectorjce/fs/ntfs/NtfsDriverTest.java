@@ -191,6 +191,15 @@ class NtfsDriverTest {
         Files.createDirectory(m.resolve("junc"));
         Tools.ok("python3", "-c", REPARSE, m.resolve("junc").toString(), "junction", "C:\\Windows");
         links.put("rlink", "a/b/c/deep.txt");
+        // a WSL symbolic link (tag 0xA000001D: version 2, UTF-8 target)
+        Files.createFile(m.resolve("wsl"));
+        Tools.ok("python3", "-c", "import os,struct,sys; d=struct.pack('<I',2)+sys.argv[2].encode();"
+                + " os.setxattr(sys.argv[1],'system.ntfs_reparse_data',struct.pack('<IHH',0xA000001D,len(d),0)+d)",
+                m.resolve("wsl").toString(), "a/b/c/deep.txt");
+        links.put("wsl", "a/b/c/deep.txt");
+        // special files, which ntfs-3g writes as Interix files
+        Tools.ok("mkfifo", m.resolve("fifo").toString());
+        Tools.ok("mknod", m.resolve("chardev").toString(), "c", "1", "3");
         links.put("junc", "C:/Windows");
         // DOS attributes hidden, system and read-only, set through ntfs-3g's attribute xattr
         put(m, "attrs.txt", "attributes".getBytes(StandardCharsets.US_ASCII));
@@ -238,6 +247,10 @@ class NtfsDriverTest {
         expected.addAll(dirs);
         expected.addAll(links.keySet());
         expected.add("sparse.bin");
+        expected.add("fifo");
+        expected.add("chardev");
+        assertEquals(Kind.OTHER, tree.get("fifo").kind());
+        assertEquals(Kind.OTHER, tree.get("chardev").kind());
         assertEquals(expected, new TreeSet<>(tree.keySet()));
         for (String d : dirs) {
             assertEquals(Kind.DIRECTORY, tree.get(d).kind(), d);
