@@ -227,23 +227,39 @@ final class Index {
         }
     }
 
-    /** The entry called {@code name} (through $UpCase), or null: one descent from the root. */
+    /**
+     * The entry called {@code name}, or null: one descent from the root. Names are ordered by
+     * $UpCase and, between names equal through it (POSIX names differing only in case), by their
+     * code units; the descent follows that order, so an exact match is found when there is one,
+     * else the first name equal through $UpCase met on the way (every such name is adjacent to
+     * where the exact one would be, and so on the path).
+     */
     Entry lookup(String name) throws IOException {
         Frame f = new Frame(root, -1, rootStart, rootEnd);
+        Entry folded = null;
         long steps = 0;
         int depth = 0;
         while (true) {
             Raw r = entry(f);
-            int cmp = (r.flags & LAST) != 0 ? -1 : upcase.compare(name, r.entry.name());
-            if (cmp == 0) {
-                return r.entry;
+            int cmp = -1;
+            if ((r.flags & LAST) == 0) {
+                cmp = upcase.compare(name, r.entry.name());
+                if (cmp == 0) {
+                    if (name.equals(r.entry.name())) {
+                        return r.entry;
+                    }
+                    if (folded == null) {
+                        folded = r.entry;
+                    }
+                    cmp = name.compareTo(r.entry.name());
+                }
             }
             if (cmp > 0) {
                 f.pos += r.len;
                 continue;
             }
             if (r.child < 0) {
-                return null;
+                return folded;
             }
             if (++steps > maxVisits) {
                 throw new CorruptFileSystemException("NTFS: index of MFT record " + dir

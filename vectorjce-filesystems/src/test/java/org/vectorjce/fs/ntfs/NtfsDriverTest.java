@@ -181,6 +181,9 @@ class NtfsDriverTest {
         // a symbolic link (ntfs-3g writes an Interix link)
         Files.createSymbolicLink(m.resolve("sym"), Path.of("a/b/c/deep.txt"));
         links.put("sym", "a/b/c/deep.txt");
+        // POSIX names differing only in case, in a folder big enough to have index blocks
+        put(m, "many/case.txt", "lower".getBytes(StandardCharsets.US_ASCII));
+        put(m, "many/CASE.txt", "upper".getBytes(StandardCharsets.US_ASCII));
         // a Win32 long name with a DOS 8.3 twin (namespaces 1 and 2), set through ntfs-3g's xattr
         put(m, "Long File Name.txt", "dos twin".getBytes(StandardCharsets.US_ASCII));
         Tools.ok("python3", "-c", "import os,sys; os.setxattr(sys.argv[1], 'system.ntfs_dos_name', b'LONGFI~1.TXT')",
@@ -412,6 +415,9 @@ class NtfsDriverTest {
         assertEquals(tree.get("many/file-1234.txt").fileKey(),
                 fs.lookup(tree.get("many"), "FILE-1234.TXT").fileKey());
         assertNull(fs.lookup(tree.get("many"), "file-2000.txt"));
+        assertEquals("case.txt", fs.lookup(tree.get("many"), "case.txt").name());
+        assertEquals("CASE.txt", fs.lookup(tree.get("many"), "CASE.txt").name());
+        assertTrue(fs.lookup(tree.get("many"), "Case.TXT").name().equalsIgnoreCase("case.txt"));
         assertNull(fs.lookup(fs.root(), "$MFT"));
         Node dos = fs.lookup(fs.root(), "longfi~1.txt");
         assertNotNull(dos, "lookup by the DOS 8.3 name");
