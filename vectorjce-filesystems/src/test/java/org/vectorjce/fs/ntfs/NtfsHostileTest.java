@@ -43,11 +43,17 @@ class NtfsHostileTest {
             for (int i = 0; i < 300; i++) {
                 Files.writeString(m.resolve(String.format("many/name %04d", i)), "x");
             }
-            Files.write(m.resolve("victim.bin"), new byte[VICTIM]);
+            Files.write(m.resolve("victim.bin"), victim());
             Files.writeString(m.resolve("abcd"), "dots");
             Files.writeString(m.resolve("wxyz"), "slash");
             Files.writeString(m.resolve("qq"), "dotdot");
         });
+    }
+
+    private static byte[] victim() {
+        byte[] b = new byte[VICTIM];
+        new java.util.Random(42).nextBytes(b);
+        return b;
     }
 
     private Path copy(String name) throws IOException {
@@ -142,6 +148,22 @@ class NtfsHostileTest {
     @Test
     void runListPastTheVolume() throws Exception {
         Path bad = copy("runs.img");
+        editVictimData(bad, (r, a) -> {
+            // 16 clusters at LCN 0x40000000, far past the 8192-cluster volume
+            byte[] run = {0x41, 0x10, 0, 0, 0, 0x40, 0};
+            assertTrue(u32(r, a + 4) - u16(r, a + 32) >= run.length);
+            System.arraycopy(run, 0, r, a + u16(r, a + 32), run.length);
+        });
+        with(bad, fs -> {
+            Node v = fs.lookup(fs.root(), "victim.bin");
+            assertEquals(VICTIM, v.size());
+            CorruptFileSystemException e = assertThrows(CorruptFileSystemException.class, () -> fs.open(v, null));
+            assertTrue(e.getMessage().contains("passes the volume"), e.getMessage());
+        });
+    }
+
+    /** Rewrites victim.bin's record with {@code edit} applied to its non-resident $DATA header at the given offset. */
+    private static void editVictimData(Path bad, java.util.function.BiConsumer<byte[], Integer> edit) throws Exception {
         long[] at = new long[1];
         with(img, fs -> at[0] = fs.recordOffset(find(fs, "victim.bin")));
         byte[] r = read(bad, at[0], 1024);
@@ -149,22 +171,28 @@ class NtfsHostileTest {
         boolean done = false;
         for (int a = u16(r, 20); u32(r, a) != -1; a += u32(r, a + 4)) {
             if (u32(r, a) == 0x80 && r[a + 8] != 0) {
-                int runs = a + u16(r, a + 32);
-                // 16 clusters at LCN 0x40000000, far past the 8192-cluster volume
-                byte[] run = {0x41, 0x10, 0, 0, 0, 0x40, 0};
-                assertTrue(u32(r, a + 4) - u16(r, a + 32) >= run.length);
-                System.arraycopy(run, 0, r, runs, run.length);
+                edit.accept(r, a);
                 done = true;
             }
         }
         assertTrue(done, "no non-resident $DATA found");
         refix(r);
         write(bad, at[0], r);
+    }
+
+    @Test
+    void bytesPastTheInitializedSizeReadAsZeros() throws Exception {
+        Path bad = copy("init.img");
+        // initialized size (at 56 of the attribute) cut to 5000 of the 65536 bytes
+        editVictimData(bad, (r, a) -> {
+            put32(r, a + 56, 5000);
+            put32(r, a + 60, 0);
+        });
         with(bad, fs -> {
-            Node v = fs.lookup(fs.root(), "victim.bin");
-            assertEquals(VICTIM, v.size());
-            CorruptFileSystemException e = assertThrows(CorruptFileSystemException.class, () -> fs.open(v, null));
-            assertTrue(e.getMessage().contains("passes the volume"), e.getMessage());
+            byte[] got = NtfsImages.readAll(fs.open(fs.lookup(fs.root(), "victim.bin"), null));
+            byte[] want = new byte[VICTIM];
+            System.arraycopy(victim(), 0, want, 0, 5000);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(want, got);
         });
     }
 
