@@ -223,6 +223,9 @@ class NtfsDriverTest {
         for (String f : files.keySet()) {
             mtimes.put(f, Files.getLastModifiedTime(m.resolve(f)));
         }
+        for (String d : dirs) {
+            mtimes.put(d, Files.getLastModifiedTime(m.resolve(d)));
+        }
         Tools.ok("sync");
         Tools.Run df = Tools.ok("stat", "-f", "-c", "%f %S", m.toString());
         String[] p = df.out().trim().split(" ");
@@ -257,6 +260,7 @@ class NtfsDriverTest {
         assertEquals(expected, new TreeSet<>(tree.keySet()));
         for (String d : dirs) {
             assertEquals(Kind.DIRECTORY, tree.get(d).kind(), d);
+            assertEquals(mtimes.get(d), tree.get(d).modified(), d);
         }
         for (var e : files.entrySet()) {
             Node n = tree.get(e.getKey());
