@@ -94,12 +94,10 @@ final class NtfsFileSystem implements DiskFs {
         if (first.size() != 1 || first.get(0).resident) {
             throw new CorruptFileSystemException("NTFS: MFT record 0 has no non-resident $DATA from VCN 0", at);
         }
-        Attribute d = first.get(0);
-        Attribute partial = d;
-        mft = StreamContent.of(List.of(partial), boot.clusterSize(), boot.clusterCount(), this::readCached,
+        // until the whole run list is known, the first extent bounds the records reachable
+        mft = StreamContent.firstExtent(first.get(0), boot.clusterSize(), boot.clusterCount(), this::readCached,
                 "NTFS: $MFT $DATA");
-        // until the whole run list is known, the first extent's VCNs bound the records reachable
-        recordCount = Math.min(d.dataSize, (d.lastVcn + 1) * boot.clusterSize()) / boot.recordSize();
+        recordCount = mft.size() / boot.recordSize();
         mft = MftFile.open(this, 0).content(Attribute.DATA, "", this::readCached);
         recordCount = mft.size() / boot.recordSize();
         if (recordCount < FIRST_USER) {

@@ -57,6 +57,20 @@ final class StreamContent implements Content {
      */
     static StreamContent of(List<Attribute> extents, int clusterSize, long clusters, Source source, String what)
             throws CorruptFileSystemException {
+        return of(extents, clusterSize, clusters, source, what, true);
+    }
+
+    /**
+     * The bytes the first extent of an attribute maps, alone: what $MFT's extent in record 0 gives
+     * before the extension records holding its other extents can be read.
+     */
+    static StreamContent firstExtent(Attribute first, int clusterSize, long clusters, Source source, String what)
+            throws CorruptFileSystemException {
+        return of(List.of(first), clusterSize, clusters, source, what, false);
+    }
+
+    private static StreamContent of(List<Attribute> extents, int clusterSize, long clusters, Source source,
+            String what, boolean whole) throws CorruptFileSystemException {
         Attribute first = null;
         for (Attribute a : extents) {
             if (first == null || a.startVcn < first.startVcn) {
@@ -81,10 +95,12 @@ final class StreamContent implements Content {
             throw new CorruptFileSystemException(what + ": " + runs.totalVcns() + " clusters overflow", first.at);
         }
         // the runs' VCNs span the allocated size, which holds the data size (keramics ntfs.md "Non-resident")
-        if (span != first.allocatedSize || first.allocatedSize < first.dataSize) {
+        if (first.allocatedSize < first.dataSize || (whole && span != first.allocatedSize)) {
             throw new CorruptFileSystemException(what + ": runs cover " + span + " bytes, the attribute says "
                     + first.allocatedSize + " allocated for " + first.dataSize + " bytes", first.at);
         }
+        long size = whole ? first.dataSize : Math.min(span, first.dataSize);
+        long initialized = Math.min(size, first.initializedSize);
         int unit = 0;
         if (first.compressed()) {
             long bytes = (long) clusterSize << first.compressionUnit;
@@ -93,7 +109,7 @@ final class StreamContent implements Content {
             }
             unit = 1 << first.compressionUnit;
         }
-        return new StreamContent(what, first.dataSize, null, runs, first.initializedSize, clusterSize, unit, source);
+        return new StreamContent(what, size, null, runs, initialized, clusterSize, unit, source);
     }
 
     /** An empty value: a file with no unnamed $DATA (a reparse point's). */
