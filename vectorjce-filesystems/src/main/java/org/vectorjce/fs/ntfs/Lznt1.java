@@ -4,7 +4,8 @@ import org.vectorjce.fs.CorruptFileSystemException;
 
 /**
  * LZNT1, the compression of NTFS compressed files: a compression unit's bytes are a series of
- * chunks, each a 16-bit header (low 12 bits: the chunk's data bytes minus 1; bit 15: compressed)
+ * chunks, each a 16-bit header (low 12 bits: the chunk's data bytes minus 1; bits 12-14: the
+ * signature 3; bit 15: compressed)
  * and its data, standing for 4096 bytes of output. A compressed chunk is groups of a flag byte and
  * eight tokens: a literal byte for a 0 bit, else a 16-bit back-reference whose split between
  * offset and length depends on how far into the chunk's output it is (12 length bits at the
@@ -31,6 +32,10 @@ final class Lznt1 {
             int h = Le.u16(in, ip);
             if (h == 0) {
                 break;
+            }
+            if ((h & 0x7000) != 0x3000) {
+                throw new CorruptFileSystemException(String.format("NTFS: LZNT1 chunk header 0x%04x lacks the signature 0x3000",
+                        h), at + ip);
             }
             ip += 2;
             int size = (h & 0xFFF) + 1;
