@@ -19,7 +19,7 @@ final class MftFile {
     /** The largest attribute list read. */
     static final int MAX_LIST = 256 << 10;
 
-    private record ListEntry(int type, long record, int id) {
+    private record ListEntry(int type, String name, long startVcn, long record, int id) {
     }
 
     final MftRecord base;
@@ -76,8 +76,14 @@ final class MftFile {
             if (len < 26 || len > b.length - p) {
                 throw new CorruptFileSystemException(what + ": entry of " + len + " bytes at its byte " + p, a.at);
             }
+            int nameLen = Le.u8(b, p + 6);
+            int nameOff = Le.u8(b, p + 7);
+            if (nameLen > 0 && nameOff + 2 * nameLen > len) {
+                throw new CorruptFileSystemException(what + ": entry name passes the entry at its byte " + p, a.at);
+            }
+            String name = nameLen == 0 ? "" : Le.utf16(b, p + nameOff, nameLen);
             long ref = Le.s64(b, p + 16) & 0xFFFFFFFFFFFFL;
-            out.add(new ListEntry(type, ref, Le.u16(b, p + 24)));
+            out.add(new ListEntry(type, name, Le.s64(b, p + 8), ref, Le.u16(b, p + 24)));
             p += len;
         }
         return out;
@@ -95,35 +101,29 @@ final class MftFile {
                 out.add(a);
             }
         }
-        long lastRecord = -1;
-        MftRecord ext = null;
         for (ListEntry e : list) {
-            if (e.type != type || e.record == base.number) {
-                continue;
+            if (e.type == type && e.record != base.number) {
+                out.add(load(e));
             }
-            if (e.record != lastRecord) {
-                ext = fs.record(e.record);
-                lastRecord = e.record;
-                if (!ext.inUse() || ext.baseReference != base.number) {
-                    throw new CorruptFileSystemException("NTFS: MFT record " + e.record + " named by the attribute list of "
-                            + base.number + " is not its extension", fs.recordOffset(e.record));
-                }
-            }
-            Attribute found = null;
-            for (Attribute a : ext.attributes) {
-                if (a.type == type && a.id == e.id) {
-                    found = a;
-                    break;
-                }
-            }
-            if (found == null) {
-                throw new CorruptFileSystemException("NTFS: attribute 0x" + Integer.toHexString(type) + " id " + e.id
-                        + " named by the attribute list of record " + base.number + " is not in record " + e.record,
-                        fs.recordOffset(e.record));
-            }
-            out.add(found);
         }
         return out;
+    }
+
+    /** The attribute a list entry names, from its extension record (read through the cache). */
+    private Attribute load(ListEntry e) throws IOException {
+        MftRecord ext = fs.record(e.record);
+        if (!ext.inUse() || ext.baseReference != base.number) {
+            throw new CorruptFileSystemException("NTFS: MFT record " + e.record + " named by the attribute list of "
+                    + base.number + " is not its extension", fs.recordOffset(e.record));
+        }
+        for (Attribute a : ext.attributes) {
+            if (a.type == e.type && a.id == e.id) {
+                return a;
+            }
+        }
+        throw new CorruptFileSystemException("NTFS: attribute 0x" + Integer.toHexString(e.type) + " id " + e.id
+                + " named by the attribute list of record " + base.number + " is not in record " + e.record,
+                fs.recordOffset(e.record));
     }
 
     /** The extents of the attribute of {@code type} called {@code name} (compared through $UpCase). */
@@ -144,12 +144,32 @@ final class MftFile {
         return out;
     }
 
-    /** The first (lowest VCN) extent of the named attribute, or null. */
+    /**
+     * The first (lowest VCN) extent of the named attribute, or null: only that extent's record is
+     * read, so a node's size costs one extension record however many extents its $DATA has.
+     */
     Attribute first(int type, String name) throws IOException {
         Attribute f = null;
-        for (Attribute a : find(type, name)) {
-            if (f == null || a.startVcn < f.startVcn) {
+        for (Attribute a : base.attributes) {
+            if (a.type == type && a.name.equals(name) && (f == null || a.startVcn < f.startVcn)) {
                 f = a;
+            }
+        }
+        ListEntry best = null;
+        for (ListEntry e : list) {
+            if (e.type == type && e.record != base.number && e.name.equals(name)
+                    && (best == null || e.startVcn < best.startVcn)) {
+                best = e;
+            }
+        }
+        if (best != null && (f == null || best.startVcn < f.startVcn)) {
+            f = load(best);
+        }
+        if (f == null && !name.isEmpty()) {
+            for (Attribute a : find(type, name)) {
+                if (f == null || a.startVcn < f.startVcn) {
+                    f = a;
+                }
             }
         }
         return f;
