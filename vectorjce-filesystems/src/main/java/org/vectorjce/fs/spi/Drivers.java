@@ -6,11 +6,12 @@ import org.vectorjce.device.Device;
 import org.vectorjce.fs.UnknownFileSystemException;
 import org.vectorjce.fs.exfat.ExfatDriver;
 import org.vectorjce.fs.fat.FatDriver;
+import org.vectorjce.fs.ntfs.NtfsDriver;
 
 /** The table of filesystem drivers, and the probe loop over it. */
 public final class Drivers {
     /** Every driver, in the order they are probed. */
-    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver());
+    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver(), new NtfsDriver());
 
     private Drivers() {
     }
