@@ -222,7 +222,8 @@ class FilesVerbsTest {
         Path key = dir.resolve("key");
         Files.writeString(key, "files inside");
         TestImages.ok(null, "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2",
-                "--pbkdf-force-iterations", "1000", "--cipher", "aes-xts-plain64", "--key-size", "512", luks.toString(),
+                "--pbkdf-force-iterations", "1000", "--cipher", "aes-xts-plain64", "--key-size", "512", "--sector-size", "512",
+                luks.toString(),
                 key.toString());
         byte[] vk = TestImages.dumpedKey(TestImages.ok(null, "cryptsetup", "luksDump", "--dump-volume-key",
                 "--batch-mode", "--key-file", key.toString(), luks.toString()).out());
