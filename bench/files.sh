@@ -25,14 +25,17 @@
 #  - each plain image inside a LUKS2 volume of its size plus the 16 MiB header: `cryptsetup
 #    luksFormat --type luks2 --pbkdf pbkdf2 --pbkdf-force-iterations 1000` with a key file (an unlock
 #    of a few ms, so the rows measure reading, not the KDF), written by `bin/volume encrypt PLAIN
-#    LUKS --key-file KEY` (what checks that is elsewhere; here the outputs' diff checks it again).
-# Every command runs under `timeout --timeout` seconds (default 600) with stdin from /dev/null; a
-# failure or timeout is written in its cell, its stderr under "# problems", and the exit status
-# is 1. Holds /tmp/vjce-build.lock for the whole run. The full run needs about 4 x --size plus
-# 4 x the files' bytes of free space under --dir. Needs the jar (./mvnw -B -q package -DskipTests
-# at the root), python3, mkfs.fat (Debian: dosfstools), mcopy (mtools), cryptsetup
-# (cryptsetup-bin), tsk_recover and fls (sleuthkit), 7zz (7zip); for NTFS mkntfs and ntfs-3g
-# (ntfs-3g). Develop with small sizes: --files 2000 --size 128M --rounds 1 takes about a minute.
+#    LUKS --key-file KEY` (its oracle checks are in the tests; the outputs' diff checks it too).
+# Every command runs under `timeout --foreground` (--timeout seconds, default 600; in the terminal's
+# process group, so that Ctrl-C stops it) with stdin from /dev/null; a failure or timeout is
+# written in its cell, its stderr under "# problems", and the exit status is 1. Besides wall time,
+# each cell gives the command's CPU seconds (user + system, with its children's; bash's `time`),
+# steadier than wall time on a shared machine. Holds /tmp/vjce-build.lock for the whole run; needs
+# about (2 x filesystems + 3) x --size free under --dir (checked first). Needs the jar (./mvnw -B
+# -q package -DskipTests at the root), python3, mkfs.fat (Debian: dosfstools), mcopy (mtools),
+# cryptsetup (cryptsetup-bin), tsk_recover and fls (sleuthkit), 7zz (7zip); for NTFS mkntfs and
+# ntfs-3g (ntfs-3g). Develop with small sizes: --files 2000 --size 128M --rounds 1 takes about a
+# minute.
 #
 #   bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs] [--dir DIR] [--timeout S]
 set -euo pipefail
@@ -97,7 +100,7 @@ touch "$work/problems"
 timed() {
   local _v=$1 _rc=0 _t TIMEFORMAT='%R %U %S'
   shift
-  _t=$( { time timeout -k 10 "$tmo" "$@" </dev/null >/dev/null 2>"$work/err"; } 2>&1 ) || _rc=$?
+  _t=$( { time timeout --foreground -k 10 "$tmo" "$@" </dev/null >/dev/null 2>"$work/err"; } 2>&1 ) || _rc=$?
   if [ "$_rc" != 0 ]; then
     { echo "$* -> exit $_rc$( [ "$_rc" = 124 ] && echo " (timeout after $tmo s)"):"
       { grep -v '^WARNING: Using incubator modules' "$work/err" || true; } | tail -n 3 | sed 's/^/    /'; } >>"$work/problems"
@@ -160,7 +163,7 @@ for f in ${fss//,/ }; do
   case "$f" in
     fat32)
       truncate -s "$bytes" "$work/fat32.img"
-      timeout "$tmo" mkfs.fat -F 32 -n VJCEFILES "$work/fat32.img" </dev/null >"$work/mkfs.log" 2>&1 || {
+      timeout --foreground "$tmo" mkfs.fat -F 32 -n VJCEFILES "$work/fat32.img" </dev/null >"$work/mkfs.log" 2>&1 || {
         echo "bench/files.sh: setup failed: mkfs.fat -F 32 on $size:" >&2; cat "$work/mkfs.log" >&2; exit 1; }
       mkfs_fat=$(head -n 1 "$work/mkfs.log")  # its version
       # mcopy copies the listed top-level entries; -s recurses, -m keeps modification times
@@ -267,7 +270,7 @@ mkdir -p results
   echo "## (c) one 1 MiB file 6 folders deep ($target): volume cat LUKS PATH --key-file KEY vs volume test LUKS --key-file KEY (the unlock alone); goal: cat - test <= 0.30 s"
   for f in ${fss//,/ }; do
     [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
-    if timeout -k 10 "$tmo" "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key" </dev/null 2>"$work/err" | cmp -s - "$work/src$target"; then
+    if timeout --foreground -k 10 "$tmo" "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key" </dev/null 2>"$work/err" | cmp -s - "$work/src$target"; then
       check=yes
     else
       check=NO; { echo "$f: volume cat $target differs from the source file:"; { grep -v '^WARNING: Using incubator modules' "$work/err" || true; } | tail -n 3 | sed 's/^/    /'; } >>"$work/problems"
