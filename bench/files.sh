@@ -43,6 +43,7 @@ cd "$(dirname "$0")"
 rounds=3 files=20000 size=1G seed=48 fss=fat32,ntfs dir=/tmp tmo=600
 usage="usage: bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs] [--dir DIR] [--timeout S]"
 while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }  # every option takes a value
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
     --files) files=$2; shift 2 ;;
