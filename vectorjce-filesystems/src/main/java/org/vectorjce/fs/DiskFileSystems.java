@@ -88,6 +88,20 @@ public final class DiskFileSystems {
         return of(fs).partition();
     }
 
+    /**
+     * The named streams of the file {@code path} (NTFS's alternate data streams: name and bytes),
+     * each readable as the path {@code "file:name"}; empty on filesystems that have none.
+     *
+     * @throws java.nio.file.NoSuchFileException when there is no such file
+     */
+    public static Map<String, Long> streams(Path path) throws IOException {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        for (org.vectorjce.fs.spi.DiskFs.StreamInfo s : of(path.getFileSystem()).streams(path)) {
+            m.put(s.name(), s.size());
+        }
+        return m;
+    }
+
     private static DiskFileSystem of(FileSystem fs) {
         if (!(fs instanceof DiskFileSystem)) {
             throw new ProviderMismatchException("not a filesystem of " + DiskFileSystems.class.getName() + ": " + fs);

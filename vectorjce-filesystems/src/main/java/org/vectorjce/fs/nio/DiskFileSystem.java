@@ -101,6 +101,18 @@ public final class DiskFileSystem extends FileSystem {
         return resolver.resolve(path, follow);
     }
 
+    /** The named streams of the file {@code path} names (links followed): NTFS's alternate data streams. */
+    public java.util.List<org.vectorjce.fs.spi.DiskFs.StreamInfo> streams(Path path) throws IOException {
+        if (!(path instanceof DiskPath p) || p.getFileSystem() != this) {
+            throw new java.nio.file.ProviderMismatchException("not a path of " + this + ": " + path);
+        }
+        Resolved r = resolve(p, true);
+        if (r.stream() != null) {
+            return java.util.List.of();
+        }
+        return disk.streams(r.node());
+    }
+
     /** A channel over {@code content}, closed with this filesystem. */
     DiskChannel channel(Content content, String name) {
         DiskChannel ch = new DiskChannel(this, content, name);

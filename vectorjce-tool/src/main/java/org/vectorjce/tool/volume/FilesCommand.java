@@ -60,7 +60,7 @@ final class FilesCommand {
     }
 
     /** What {@code ls} prints of each entry. */
-    record LsOptions(boolean longFormat, boolean recursive, boolean json) {
+    record LsOptions(boolean longFormat, boolean recursive, boolean json, boolean streams) {
     }
 
     // ---- ls
@@ -69,10 +69,10 @@ final class FilesCommand {
         Path p = resolve(fs, path);
         BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!a.isDirectory()) {
-            print(p, a, o, p.toString());
+            printWithStreams(p, a, o, p.toString());
             return Exits.OK;
         }
-        walk(p, o.recursive(), (entry, attrs, depth) -> print(entry, attrs, o, shown(p, entry, o)));
+        walk(p, o.recursive(), (entry, attrs, depth) -> printWithStreams(entry, attrs, o, shown(p, entry, o)));
         out.flush();
         return Exits.OK;
     }
@@ -80,6 +80,18 @@ final class FilesCommand {
     /** The name {@code ls} shows: relative to the folder listed, or the whole path with --json. */
     private static String shown(Path base, Path entry, LsOptions o) {
         return o.json() ? entry.toString() : base.relativize(entry).toString();
+    }
+
+    /** The entry, then with --streams each of its named streams as {@code name:stream}. */
+    private void printWithStreams(Path p, BasicFileAttributes a, LsOptions o, String name)
+            throws IOException, UsageException {
+        print(p, a, o, name);
+        if (o.streams() && a.isRegularFile()) {
+            for (var s : org.vectorjce.fs.DiskFileSystems.streams(p).entrySet()) {
+                Path sp = p.resolveSibling(p.getFileName() + ":" + s.getKey());
+                print(sp, Files.readAttributes(sp, BasicFileAttributes.class), o, name + ":" + s.getKey());
+            }
+        }
     }
 
     private void print(Path p, BasicFileAttributes a, LsOptions o, String name) throws IOException, UsageException {

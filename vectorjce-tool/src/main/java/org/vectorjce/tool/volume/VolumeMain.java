@@ -720,11 +720,13 @@ public final class VolumeMain implements Callable<Integer> {
         @Option(names = "--json", description = "One JSON object per entry (path, type, size, mtime, ctime, "
                 + "attributes, target), for scripts.")
         boolean json;
+        @Option(names = "--streams", description = "Each file's named streams too (NTFS), as FILE:STREAM.")
+        boolean streams;
 
         @Override
         public Integer call() throws Exception {
             try (DiskFiles.Opened o = open("ls", image); java.nio.file.FileSystem fs = DiskFiles.fileSystem(o, env())) {
-                return files().ls(fs, path, new FilesCommand.LsOptions(longFormat, recursive, json));
+                return files().ls(fs, path, new FilesCommand.LsOptions(longFormat, recursive, json, streams));
             }
         }
     }

@@ -286,6 +286,41 @@ class FilesVerbsTest {
         assertTrue(fs2.contains("REPORTS") && fs2.contains("0BAD-CAFE"), fs2);
     }
 
+    /**
+     * An NTFS that mkntfs made and ntfs-3g filled through a FUSE mount: a named stream (ntfs-3g's
+     * user.* extended attributes), a hard link and a symbolic link, through {@code ls --streams},
+     * {@code cat FILE:STREAM} and {@code get}, which makes the link a link.
+     */
+    @Test
+    void ntfsStreamsAndLinksThroughTheVerbs() throws Exception {
+        Tools.assumeTool("mkntfs", "ntfs-3g", "python3");
+        Tools.assumeFuse();
+        Path img = Tools.sparse(dir.resolve("ntfs.img"), 24L << 20);
+        Tools.ok("mkntfs", "-F", "-f", "-q", "-L", "Streams", img.toString());
+        Path mnt = Files.createDirectory(dir.resolve("ntfs-mnt"));
+        Tools.ok("ntfs-3g", img.toString(), mnt.toString());
+        try {
+            Files.writeString(mnt.resolve("main.txt"), "the main stream\n");
+            Tools.ok("python3", "-c", "import os,sys; os.setxattr(sys.argv[1], 'user.notes', b'a named stream')",
+                    mnt.resolve("main.txt").toString());
+            Files.createLink(mnt.resolve("hard.txt"), mnt.resolve("main.txt"));
+            Files.createSymbolicLink(mnt.resolve("soft"), Path.of("main.txt"));
+        } finally {
+            Tools.ok("umount", mnt.toString());
+        }
+        String i = img.toString();
+        // a hard link is the same file: its streams too
+        assertEquals("hard.txt\nhard.txt:notes\nmain.txt\nmain.txt:notes\nsoft\n", ok(null, "ls", "--streams", i).out());
+        assertEquals("a named stream", ok(null, "cat", i, "/main.txt:notes").out());
+        assertEquals("the main stream\n", ok(null, "cat", i, "/hard.txt").out());
+        assertEquals("the main stream\n", ok(null, "cat", i, "/soft").out());
+        assertTrue(ok(null, "ls", "-l", i).out().contains(" soft -> main.txt\n"));
+        Path dest = Files.createDirectory(dir.resolve("ntfs-get"));
+        ok(null, "get", i, "/", dest.toString());
+        assertEquals(Path.of("main.txt"), Files.readSymbolicLink(dest.resolve("soft")));
+        assertEquals("the main stream\n", Files.readString(dest.resolve("hard.txt")));
+    }
+
     private static void splice(Path disk, Path part, long at) throws IOException {
         try (FileChannel f = FileChannel.open(disk, StandardOpenOption.WRITE)) {
             f.write(ByteBuffer.wrap(Files.readAllBytes(part)), at);
