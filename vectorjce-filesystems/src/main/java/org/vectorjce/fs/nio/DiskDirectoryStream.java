@@ -19,13 +19,19 @@ import org.vectorjce.fs.spi.NodeStream;
 final class DiskDirectoryStream implements DirectoryStream<Path> {
     private final DiskPath dir;
     private final NodeStream nodes;
+    private final Resolver resolver;
+    private final String dirReal;
     private final Filter<? super Path> filter;
     private boolean closed;
     private boolean iterated;
 
-    DiskDirectoryStream(DiskPath dir, NodeStream nodes, Filter<? super Path> filter) {
+    /** {@code resolver} keeps each entry listed under {@code dirReal}, the folder's real path. */
+    DiskDirectoryStream(DiskPath dir, NodeStream nodes, Filter<? super Path> filter, Resolver resolver,
+            String dirReal) {
         this.dir = dir;
         this.nodes = nodes;
+        this.resolver = resolver;
+        this.dirReal = dirReal;
         this.filter = filter;
     }
 
@@ -71,6 +77,7 @@ final class DiskDirectoryStream implements DirectoryStream<Path> {
                         if (n == null) {
                             done = true;
                         } else if (acceptable(n.name())) {
+                            resolver.listed(dirReal, n);
                             Path p = dir.resolve(n.name());
                             if (filter == null || filter.accept(p)) {
                                 next = p;

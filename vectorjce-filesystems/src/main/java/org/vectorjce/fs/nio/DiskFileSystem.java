@@ -95,6 +95,10 @@ public final class DiskFileSystem extends FileSystem {
         return store;
     }
 
+    Resolver resolver() {
+        return resolver;
+    }
+
     /** What {@code path} names, after {@link #checkOpen}. */
     Resolved resolve(DiskPath path, boolean follow) throws IOException {
         checkOpen();

@@ -227,7 +227,7 @@ public final class DiskFileSystemProvider extends FileSystemProvider {
         if (!node.isDirectory() || r.stream() != null) {
             throw new NotDirectoryException(p.toString());
         }
-        return new DiskDirectoryStream(p, fs.disk().list(node), filter);
+        return new DiskDirectoryStream(p, fs.disk().list(node), filter, fs.resolver(), r.realPath());
     }
 
     @Override

@@ -120,6 +120,14 @@ final class Resolver {
         return target.startsWith("//");
     }
 
+    /**
+     * Keeps {@code child}, just listed in the folder whose real path is {@code dirReal}, so that the
+     * attributes a walk asks for next are not looked up again (a linear search on FAT and exFAT).
+     */
+    void listed(String dirReal, Node child) {
+        children.put(("/".equals(dirReal) ? "" : dirReal) + "/" + child.name(), child);
+    }
+
     private Node lookup(Node dir, String dirReal, String name) throws IOException {
         String key = dirReal + "/" + name;
         Node child = children.get(key);

@@ -52,6 +52,8 @@ final class FilesCommand {
     private final PrintStream out;
     private final PrintStream err;
     private final BooleanSupplier terminal;
+    /** The one copy buffer of {@code cat} and {@code get}, made on first use. */
+    private ByteBuffer buffer;
 
     FilesCommand(PrintStream out, PrintStream err, BooleanSupplier terminal) {
         this.out = out;
@@ -147,7 +149,7 @@ final class FilesCommand {
             throw new UsageException(path + " is a folder: cat reads files (ls lists folders)");
         }
         try (SeekableByteChannel ch = Files.newByteChannel(p)) {
-            ByteBuffer b = ByteBuffer.allocate(COPY_BUFFER);
+            ByteBuffer b = buffer();
             while (ch.read(b) >= 0) {
                 b.flip();
                 sink.write(b.array(), 0, b.limit());
@@ -271,16 +273,22 @@ final class FilesCommand {
 
     private int copyEntry(Path src, BasicFileAttributes a, Path target, boolean force, Progress progress)
             throws IOException, UsageException {
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            if (!force) {
-                err.println("Kept " + target + ": it exists (--force replaces it)");
-                return Exits.FAIL;
-            }
+        if (force && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
                 throw new UsageException(target + " is a folder: not replaced by the file " + src);
             }
             Files.delete(target);
         }
+        try {
+            return create(src, a, target, progress);
+        } catch (FileAlreadyExistsException e) {
+            err.println("Kept " + target + ": it exists (--force replaces it)");
+            return Exits.FAIL;
+        }
+    }
+
+    /** {@code target}, new (never through a link in its last name), as {@code src} is. */
+    private int create(Path src, BasicFileAttributes a, Path target, Progress progress) throws IOException {
         if (a.isSymbolicLink()) {
             Files.createSymbolicLink(target, target.getFileSystem().getPath(
                     Files.readSymbolicLink(src).toString()));
@@ -290,27 +298,38 @@ final class FilesCommand {
             err.println("Skipped " + src + ": not a file, folder or link");
             return Exits.FAIL;
         }
-        boolean done = false;
-        try (SeekableByteChannel in = Files.newByteChannel(src);
-                FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer b = ByteBuffer.allocate(COPY_BUFFER);
-            while (in.read(b) >= 0) {
-                b.flip();
-                while (b.hasRemaining()) {
-                    progress.add(o.write(b));
+        try (SeekableByteChannel in = Files.newByteChannel(src)) {
+            // made new here (an existing file is FileAlreadyExistsException, and stays as it was);
+            // removed again when the copy fails half-way, so no partial file is left
+            FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+            boolean done = false;
+            try (o) {
+                ByteBuffer b = buffer();
+                while (in.read(b) >= 0) {
+                    b.flip();
+                    while (b.hasRemaining()) {
+                        progress.add(o.write(b));
+                    }
+                    b.clear();
                 }
-                b.clear();
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(target);
+                done = true;
+            } finally {
+                if (!done) {
+                    Files.deleteIfExists(target);
+                }
             }
         }
         progress.file();
         setTimes(target, a.lastModifiedTime(), a.lastAccessTime());
         return Exits.OK;
+    }
+
+    private ByteBuffer buffer() {
+        if (buffer == null) {
+            buffer = ByteBuffer.allocate(COPY_BUFFER);
+        }
+        return buffer.clear();
     }
 
     private static void setTimes(Path p, FileTime modified, FileTime accessed) throws IOException {
@@ -370,6 +389,7 @@ final class FilesCommand {
 
     /** Counts and, on a terminal, shows how much {@code get} has copied. */
     private final class Progress {
+        private final boolean shown = terminal.getAsBoolean();
         private long bytes;
         private long files;
         private long shownAt = -1;
@@ -385,7 +405,7 @@ final class FilesCommand {
         }
 
         void show(boolean last) {
-            if (!terminal.getAsBoolean()) {
+            if (!shown) {
                 return;
             }
             long mib = bytes >> 20;

@@ -165,6 +165,8 @@ class FilesVerbsTest {
         assertEquals(1, again.rc(), again.err());
         assertTrue(again.err().contains("Kept " + dest.resolve("readme.txt")), again.err());
         Files.writeString(dest.resolve("readme.txt"), "changed");
+        assertEquals(1, VolumeMainAccess.run(null, "get", img, "/readme.txt", dest.toString()).rc());
+        assertEquals("changed", Files.readString(dest.resolve("readme.txt")), "a kept file is left as it was");
         ok(null, "get", "--force", img, "/readme.txt", dest.toString());
         assertEquals("hello from a FAT32\n", Files.readString(dest.resolve("readme.txt")));
         // one file to a new name
