@@ -149,7 +149,7 @@ public final class LvmVolumes {
     }
 
     /** Reads every PV's label and metadata and groups them into VGs. */
-    private static List<Group> groups(List<Device> devices) throws IOException {
+    static List<Group> groups(List<Device> devices) throws IOException {
         Map<String, Device> byUuid = new LinkedHashMap<>();
         Map<String, CorruptFileSystemException> failed = new LinkedHashMap<>();
         Map<String, VgMetadata> newest = new LinkedHashMap<>();
