@@ -6,17 +6,17 @@ package org.vectorjce.fs;
  *
  * @param vg the volume group's name
  * @param name the LV's name ({@code VG/LV} names it, as {@code --partition} takes it)
- * @param uuid the LV's UUID as lvm writes it (with dashes)
  * @param size its bytes: its extents times the VG's extent size
  * @param segmentTypes its segments' types in extent order, distinct, joined by {@code ","}: {@code linear},
  *     {@code striped}, or another type lvm knows ({@code raid1}, {@code thin-pool}, {@code thin},
  *     {@code mirror}, {@code cache}, {@code snapshot}, {@code vdo}, {@code error}, {@code zero}, ...)
+ * @param uuid the LV's UUID as lvm writes it (with dashes)
  * @param visible whether {@code lvs} shows it without {@code -a} (false for a RAID image, a thin
  *     pool's data, a snapshot's own entry and the like)
  * @param refusal why it cannot be opened (a segment type other than linear and striped, the COW store
  *     of a snapshot, a PV that is not among the devices given, named by its UUID), or {@code ""}
  */
-public record LogicalVolume(String vg, String name, String uuid, long size, String segmentTypes, boolean visible,
+public record LogicalVolume(String vg, String name, long size, String segmentTypes, String uuid, boolean visible,
         String refusal) {
 
     /** {@code VG/LV}. */

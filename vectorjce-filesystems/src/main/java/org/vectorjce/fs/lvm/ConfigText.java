@@ -14,7 +14,8 @@ import org.vectorjce.fs.CorruptFileSystemException;
  * {@code name = value} items and {@code name { ... }} sections; a value is a number (decimal, as
  * {@link Long}; one with a point is kept as its {@link String} form in a {@link Decimal}), a string
  * in double quotes with backslash escapes, or an array {@code [ v, v, ... ]} of those (the commas are
- * optional, as lvm's own parser allows); {@code #} starts a comment to the line's end.
+ * optional, as lvm's own parser allows); {@code #} starts a comment to the line's end. Single-quoted
+ * strings, which lvm's parser takes but never writes in metadata, are refused.
  *
  * <p>The text is attacker data: sections nest at most {@value #MAX_DEPTH} deep, a text holds at
  * most {@value #MAX_ITEMS} items and values, a number must fit a {@code long}, a name appears once

@@ -19,7 +19,8 @@ import org.vectorjce.fs.UnknownFileSystemException;
  * <p>Each device with an LVM2 label ({@link PvLabel}) is a PV; each of its metadata areas
  * ({@link MetadataArea}, one or two) may hold a copy of its VG's metadata text ({@link VgMetadata}).
  * The copies are grouped by VG UUID and the one with the highest {@code seqno} whose checksums pass
- * and which parses is used, as lvm does. When copies disagree (an update interrupted between two
+ * and which parses is used, as lvm does (of two copies with the same {@code seqno}, the first read;
+ * the "precommitted" descriptor, a write in progress, is not looked at). When copies disagree (an update interrupted between two
  * areas, a PV that was away during an update) the older ones are ignored; a copy that fails its
  * checksum or does not parse is ignored when another copy of the VG is good, and is the error
  * when a PV's areas all fail and no other PV's metadata describes it. PVs are matched to the VG's
@@ -121,7 +122,7 @@ public final class LvmVolumes {
                 }
             }
         }
-        return new LogicalVolume(vg.name(), lv.name(), lv.id(), lv.extents() * vg.extentBytes(), joined,
+        return new LogicalVolume(vg.name(), lv.name(), lv.extents() * vg.extentBytes(), joined, lv.id(),
                 lv.visible(), refusal);
     }
 
