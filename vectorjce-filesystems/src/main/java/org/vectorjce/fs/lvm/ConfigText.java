@@ -24,7 +24,7 @@ import org.vectorjce.fs.CorruptFileSystemException;
  */
 final class ConfigText {
     static final int MAX_DEPTH = 32;
-    static final int MAX_ITEMS = 1 << 20;
+    static final int MAX_ITEMS = 1 << 18;
 
     /** A section's items in text order: name to Long, String, Decimal, List or Map (a subsection). */
     static final class Section extends LinkedHashMap<String, Object> {

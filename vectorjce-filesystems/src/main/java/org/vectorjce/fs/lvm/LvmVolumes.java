@@ -31,8 +31,11 @@ public final class LvmVolumes {
     private LvmVolumes() {
     }
 
-    /** One volume group found: its chosen metadata and the devices by PV UUID. */
-    record Group(VgMetadata vg, Map<String, Device> devices) {
+    /**
+     * One volume group found: its chosen metadata, the devices by PV UUID, and the snapshots by the
+     * name of their copy-on-write LV (found once, so that describing every LV stays linear).
+     */
+    record Group(VgMetadata vg, Map<String, Device> devices, Map<String, String> snapshotOfCow) {
     }
 
     /** Whether {@code device} has an LVM2 label ({@code "LABELONE"} in one of its first four sectors). */
@@ -88,15 +91,12 @@ public final class LvmVolumes {
         for (VgMetadata.Segment s : lv.segments()) {
             types.add(s.type());
         }
-        for (VgMetadata.Lv other : vg.lvs()) {
-            for (VgMetadata.Segment s : other.segments()) {
-                if (lv.name().equals(s.cowStore())) {
-                    types.clear();
-                    types.add("snapshot");
-                    refusal = "LVM: " + vg.name() + "/" + lv.name() + " is a snapshot (the copy-on-write store of "
-                            + VgMetadata.printable(other.name()) + "): snapshots are not read";
-                }
-            }
+        String snapshot = g.snapshotOfCow().get(lv.name());
+        if (snapshot != null) {
+            types.clear();
+            types.add("snapshot");
+            refusal = "LVM: " + vg.name() + "/" + lv.name() + " is a snapshot (the copy-on-write store of "
+                    + snapshot + "): snapshots are not read";
         }
         String joined = String.join(",", types);
         for (VgMetadata.Segment s : lv.segments()) {
@@ -187,7 +187,15 @@ public final class LvmVolumes {
                     mine.put(pv.uuid(), d);
                 }
             }
-            out.add(new Group(vg, mine));
+            Map<String, String> cows = new LinkedHashMap<>();
+            for (VgMetadata.Lv lv : vg.lvs()) {
+                for (VgMetadata.Segment s : lv.segments()) {
+                    if (s.cowStore() != null) {
+                        cows.putIfAbsent(s.cowStore(), lv.name());
+                    }
+                }
+            }
+            out.add(new Group(vg, mine, cows));
         }
         for (Map.Entry<String, CorruptFileSystemException> f : failed.entrySet()) {
             if (!described.contains(f.getKey())) {

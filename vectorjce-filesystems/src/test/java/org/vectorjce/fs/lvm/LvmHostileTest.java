@@ -116,6 +116,40 @@ class LvmHostileTest {
         text("id = \"iZmtAp", "id = 5\nx = \"iZmtAp", "string id is missing");
     }
 
+    /** A snapshot as lvm2 writes one (lib/snapshot/snapshot.c): its COW LV is refused, not read as linear. */
+    @Test
+    void aSnapshotAndItsCopyOnWriteStore() throws Exception {
+        String snap = "snapshot0 {\nid = \"aaaaaa-0000-0000-0000-0000-0000-000000\"\nstatus = [\"READ\"]\nflags = []\n"
+                + "segment_count = 1\nsegment1 {\nstart_extent = 0\nextent_count = 4\ntype = \"snapshot\"\n"
+                + "chunk_size = 8\norigin = \"lin\"\ncow_store = \"second\"\n}\n}\n";
+        PvImage pv = PV.withText(PV.text().replace("z {", snap + "z {"));
+        Map<String, String> m = new TreeMap<>();
+        for (LogicalVolume lv : Lvm.read(List.of(pv))) {
+            m.put(lv.path(), lv.segmentTypes() + " " + lv.visible() + " " + lv.readable());
+        }
+        assertEquals(Map.of("vgf/lin", "linear true true", "vgf/second", "snapshot true false",
+                "vgf/snapshot0", "snapshot false false", "vgf/z", "zero true false"), m);
+        LogicalVolume second = Lvm.read(List.of(pv)).get(1);
+        var e = assertThrows(UnknownFileSystemException.class, () -> Lvm.open(List.of(pv), second));
+        assertTrue(e.getMessage().contains("copy-on-write store of snapshot0"), e.getMessage());
+        // withLogicalVolumes lists the visible ones, as lvs without -a
+        assertEquals(List.of("none", "vgf/lin", "vgf/second", "vgf/z"), Lvm.withLogicalVolumes(pv).stream()
+                .map(p -> p.scheme().equals("none") ? "none" : p.name()).toList());
+    }
+
+    /** A text of many small items (more than the template's metadata area holds) ends at the item bound, quickly. */
+    @Test
+    void manyItems() {
+        StringBuilder b = new StringBuilder("vgf {\n");
+        while (b.length() < 3_000_000) {
+            b.append("a").append(b.length()).append("=[1,2,3,4,5,6,7,8,9]\n");
+        }
+        byte[] text = b.append("}\n").toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        var e = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> assertThrows(CorruptFileSystemException.class, () -> VgMetadata.parse(text, 4096)));
+        assertTrue(e.getMessage().contains("more than 262144 items"), e.getMessage());
+    }
+
     @Test
     void extentsPastTheDevice() throws Exception {
         // metadata that fits its own numbers but not the 8 MiB device: listed, refused when opened
