@@ -75,6 +75,30 @@ class LvmLinearTest {
         assertEquals(-1, lv.read(ByteBuffer.allocate(1), expected.length));
         ByteBuffer tail = ByteBuffer.allocate(100);
         assertEquals(10, lv.read(tail, expected.length - 10));
+        // four threads at once on the one device: each read lands where it would alone
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < 4; t++) {
+            Random tr = new Random(t);
+            threads.add(new Thread(() -> {
+                try {
+                    for (int i = 0; i < 100; i++) {
+                        int len = 1 + tr.nextInt(100_000);
+                        int at = tr.nextInt(expected.length - len + 1);
+                        byte[] b = new byte[len];
+                        lv.readFully(at, b, 0, len);
+                        assertArrayEquals(Arrays.copyOfRange(expected, at, at + len), b, what + " at " + at);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(List.of(), failures);
         assertTrue(lv.readOnly());
         assertThrows(NonWritableChannelException.class, () -> lv.write(ByteBuffer.allocate(1), 0));
     }
