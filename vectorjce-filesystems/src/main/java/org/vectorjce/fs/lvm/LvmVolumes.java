@@ -160,9 +160,9 @@ public final class LvmVolumes {
                 continue;
             }
             byUuid.put(label.uuid(), d);
-            for (long[] area : label.metadataAreas()) {
+            for (PvLabel.Area area : label.metadataAreas()) {
                 try {
-                    MetadataArea m = MetadataArea.read(d, area[0], area[1]);
+                    MetadataArea m = MetadataArea.read(d, area.offset(), area.size());
                     if (m == null) {
                         continue;
                     }

@@ -25,10 +25,14 @@ import org.vectorjce.fs.CorruptFileSystemException;
  * @param sector the sector the label is in (0 to 3)
  * @param uuid the PV UUID, 32 characters without dashes
  * @param deviceSize the size the PV header records, in bytes
- * @param dataAreas the data areas as {offset, size} pairs
- * @param metadataAreas the metadata areas as {offset, size} pairs
+ * @param dataAreas the data areas
+ * @param metadataAreas the metadata areas
  */
-record PvLabel(int sector, String uuid, long deviceSize, List<long[]> dataAreas, List<long[]> metadataAreas) {
+record PvLabel(int sector, String uuid, long deviceSize, List<Area> dataAreas, List<Area> metadataAreas) {
+    /** One {@code disk_locn}: bytes {@code [offset, offset + size)} of the device (size 0: to its end). */
+    record Area(long offset, long size) {
+    }
+
     static final int SECTOR = 512;
     private static final byte[] ID = "LABELONE".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TYPE = "LVM2 001".getBytes(StandardCharsets.US_ASCII);
@@ -85,9 +89,9 @@ record PvLabel(int sector, String uuid, long deviceSize, List<long[]> dataAreas,
         }
         long devSize = bb.getLong(p + 32);
         p += 40;
-        List<long[]> data = new ArrayList<>();
+        List<Area> data = new ArrayList<>();
         p = areas(bb, p, data, device.size(), "data", at);
-        List<long[]> meta = new ArrayList<>();
+        List<Area> meta = new ArrayList<>();
         areas(bb, p, meta, device.size(), "metadata", at);
         if (data.size() != 1) {
             throw new CorruptFileSystemException("LVM: PV header has " + data.size() + " data areas, not one", at);
@@ -96,7 +100,7 @@ record PvLabel(int sector, String uuid, long deviceSize, List<long[]> dataAreas,
     }
 
     /** Reads one zero-terminated disk_locn list from {@code p}; the position after its terminator. */
-    private static int areas(ByteBuffer bb, int p, List<long[]> out, long deviceSize, String what, long at)
+    private static int areas(ByteBuffer bb, int p, List<Area> out, long deviceSize, String what, long at)
             throws CorruptFileSystemException {
         while (true) {
             if (p + 16 > SECTOR) {
@@ -114,12 +118,12 @@ record PvLabel(int sector, String uuid, long deviceSize, List<long[]> dataAreas,
                 throw new CorruptFileSystemException("LVM: PV " + what + " area of " + size + " bytes at " + offset
                         + " passes the end of the " + deviceSize + "-byte device", at);
             }
-            out.add(new long[] {offset, size});
+            out.add(new Area(offset, size));
         }
     }
 
     /** The data area's start, where extent 0 is ({@code pe_start} in bytes). */
     long dataStart() {
-        return dataAreas.get(0)[0];
+        return dataAreas.get(0).offset();
     }
 }

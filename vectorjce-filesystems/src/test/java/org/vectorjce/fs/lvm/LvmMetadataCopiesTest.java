@@ -91,8 +91,8 @@ class LvmMetadataCopiesTest {
                 assertEquals(h.get("pv_header.device_size"), label.deviceSize());
                 assertEquals(h.get("pv_header.disk_locn[0].offset"), label.dataStart());
                 assertEquals(List.of(start1, size1, start2, h.get("mda_header_2.size")), List.of(
-                        label.metadataAreas().get(0)[0], label.metadataAreas().get(0)[1],
-                        label.metadataAreas().get(1)[0], label.metadataAreas().get(1)[1]));
+                        label.metadataAreas().get(0).offset(), label.metadataAreas().get(0).size(),
+                        label.metadataAreas().get(1).offset(), label.metadataAreas().get(1).size()));
             }
             for (int i = 0; i < 5; i++) {
                 lab.lvm("lvcreate", "-an", "-Zn", "-l", "1", "-n", "keep" + i + LONG, lab.vg);
