@@ -36,7 +36,8 @@ import org.vectorjce.fs.nio.Mounter;
  * <p>The env keys:
  * <ul>
  * <li>{@value #PARTITION}: the partition to read, an {@link Integer} or a {@link String} number, from
- *     1 as {@link Partitions#read} numbers them; by default the only partition holding a filesystem
+ *     1 as {@link Lvm#withLogicalVolumes} numbers them (the partitions, then the LVM2 logical
+ *     volumes), or a logical volume's {@code "VG/LV"}; by default the only one holding a filesystem
  *     (several are an {@link UnknownFileSystemException} listing them).
  * <li>{@value #CODE_PAGE}: the charset name of FAT's 8.3 names (default {@code IBM437}).
  * <li>{@code "vectorjce"}: {@code true} makes {@code FileSystems.newFileSystem} claim the image

@@ -16,7 +16,7 @@ import java.util.Set;
 import org.vectorjce.device.Device;
 import org.vectorjce.device.spi.DeviceOpener;
 import org.vectorjce.fs.Partition;
-import org.vectorjce.fs.Partitions;
+import org.vectorjce.fs.Lvm;
 import org.vectorjce.fs.UnknownFileSystemException;
 import org.vectorjce.fs.spi.DiskFs;
 import org.vectorjce.fs.spi.Drivers;
@@ -52,39 +52,41 @@ public final class Mounter {
     /** Opens {@code found} on {@code device}; closing the filesystem closes {@code owned} (when not null). */
     static DiskFileSystem mount(DiskFileSystemProvider provider, Device device, Found found, FsOptions options,
             java.net.URI image, Device owned) throws IOException {
-        Partition p = found.partition();
-        Device window = p.offset() == 0 && p.length() == device.size() ? device : device.window(p.offset(), p.length());
+        Device window = windowOf(device, found.partition());
         DiskFs disk = found.driver().open(window, options);
-        return new DiskFileSystem(provider, disk, p, image, owned);
+        return new DiskFileSystem(provider, disk, found.partition(), image, owned);
     }
 
     /**
-     * The partition to read: the one {@code env}'s {@value #PARTITION} names, else the only one holding a
+     * The partition to read: the one {@code env}'s {@value #PARTITION} names (a number, the LVM2
+     * logical volumes numbered after the partitions, or {@code "VG/LV"}), else the only one holding a
      * filesystem a driver recognises.
      */
     static Found find(Device device, Map<String, ?> env) throws IOException {
-        Integer wanted = partitionNumber(env.get(PARTITION));
-        List<Partition> parts = Partitions.read(device);
-        if (wanted != null) {
+        Object named = env.get(PARTITION);
+        String lvName = named instanceof String n && n.indexOf('/') > 0 ? n.trim() : null;
+        Integer wanted = lvName != null ? null : partitionNumber(named);
+        List<Partition> parts = Lvm.withLogicalVolumes(device);
+        if (wanted != null || lvName != null) {
             for (Partition p : parts) {
-                if (p.number() == wanted) {
+                if (wanted != null ? p.number() == wanted : Lvm.SCHEME.equals(p.scheme()) && p.name().equals(lvName)) {
                     try {
-                        return new Found(p, Drivers.find(device.window(p.offset(), p.length())));
+                        return new Found(p, Drivers.find(windowOf(device, p)));
                     } catch (UnknownFileSystemException e) {
                         throw new UnknownFileSystemException("partition " + describe(List.of(p)) + " of " + device
                                 + " holds no FAT, exFAT or NTFS filesystem");
                     }
                 }
             }
-            throw new UnknownFileSystemException("no partition " + wanted + " on " + device + ": it has "
-                    + describe(parts));
+            throw new UnknownFileSystemException("no partition " + (wanted != null ? wanted : lvName) + " on " + device
+                    + ": it has " + describe(parts));
         }
         List<Found> found = new ArrayList<>();
         for (Partition p : parts) {
             try {
-                found.add(new Found(p, Drivers.find(device.window(p.offset(), p.length()))));
+                found.add(new Found(p, Drivers.find(windowOf(device, p))));
             } catch (UnknownFileSystemException e) {
-                // not ours: the next partition
+                // not ours (or a logical volume this library does not read): the next partition
             }
         }
         if (found.size() == 1) {
@@ -97,7 +99,8 @@ public final class Mounter {
         StringBuilder sb = new StringBuilder();
         for (Found f : found) {
             sb.append(sb.length() == 0 ? "" : ", ").append(f.partition().number()).append(" (")
-                    .append(f.driver().name()).append(" at byte ").append(f.partition().offset()).append(')');
+                    .append(f.driver().name()).append(f.partition().offset() >= 0 ? " at byte " + f.partition().offset()
+                            : " " + f.partition().name()).append(')');
         }
         throw new UnknownFileSystemException("several partitions of " + device + " hold a filesystem: " + sb
                 + "; choose one with the env key \"" + PARTITION + "\"");
@@ -109,9 +112,9 @@ public final class Mounter {
      */
     static boolean holdsAnyFileSystem(Device device) {
         try {
-            for (Partition p : Partitions.read(device)) {
+            for (Partition p : Lvm.withLogicalVolumes(device)) {
                 try {
-                    Drivers.find(device.window(p.offset(), p.length()));
+                    Drivers.find(windowOf(device, p));
                     return true;
                 } catch (UnknownFileSystemException e) {
                     // the next partition
@@ -123,12 +126,22 @@ public final class Mounter {
         return false;
     }
 
+    /** The device of partition {@code p}: a window of {@code device}, or a logical volume over its partitions. */
+    public static Device windowOf(Device device, Partition p) throws IOException {
+        if (Lvm.SCHEME.equals(p.scheme())) {
+            return Lvm.open(device, p);
+        }
+        return p.offset() == 0 && p.length() == device.size() ? device : device.window(p.offset(), p.length());
+    }
+
     private static String describe(List<Partition> parts) {
         StringBuilder sb = new StringBuilder();
         for (Partition p : parts) {
             sb.append(sb.length() == 0 ? "" : ", ").append(p.number()).append(' ').append(p.scheme())
-                    .append(p.description().isEmpty() ? "" : " " + p.description()).append(" at byte ")
-                    .append(p.offset());
+                    .append(p.description().isEmpty() ? "" : " " + p.description());
+            if (p.offset() >= 0) {
+                sb.append(" at byte ").append(p.offset());
+            }
         }
         return sb.length() == 0 ? "none" : sb.toString();
     }

@@ -68,6 +68,17 @@ class LvmFilesystemTest {
                 assertEquals("INLV", DiskFileSystems.info(fs).label());
                 assertEquals(tree(src), tree(fs.getPath("/")));
             }
+            // the same through the env: by VG/LV, by number after the partitions, and found alone
+            try (FileSystem fs = DiskFileSystems.open(d, Map.of("partition", vg + "/data"))) {
+                assertEquals(tree(src), tree(fs.getPath("/")));
+                assertEquals(vg + "/data", DiskFileSystems.partition(fs).name());
+            }
+            try (FileSystem fs = DiskFileSystems.open(d, Map.of("partition", data.number()))) {
+                assertEquals("INLV", DiskFileSystems.info(fs).label());
+            }
+        }
+        try (FileSystem fs = java.nio.file.FileSystems.newFileSystem(image, Map.of())) {
+            assertEquals(tree(src), tree(fs.getPath("/")));
         }
     }
 

@@ -12,7 +12,7 @@ import org.vectorjce.device.Device;
 import org.vectorjce.fs.DiskFileSystems;
 import org.vectorjce.fs.FsInfo;
 import org.vectorjce.fs.Partition;
-import org.vectorjce.fs.Partitions;
+import org.vectorjce.fs.Lvm;
 import org.vectorjce.volumes.Volume;
 
 /**
@@ -44,7 +44,7 @@ final class DiskFiles {
 
     /** {@code volume fs}: each partition and what it holds. */
     static int fs(Device device, boolean json, PrintStream out) throws IOException {
-        List<Partition> parts = Partitions.read(device);
+        List<Partition> parts = Lvm.withLogicalVolumes(device);
         if (!json) {
             out.printf(Locale.ROOT, "%-3s %-5s %14s %14s  %-28s %-7s %-11s %-19s %7s %10s%n", "#", "TABLE", "START",
                     "SIZE", "TYPE", "FS", "LABEL", "SERIAL", "CLUSTER", "USED");
@@ -53,7 +53,8 @@ final class DiskFiles {
             FsInfo fs;
             String problem = null;
             try {
-                fs = FsInfo.of(device.window(p.offset(), p.length()));
+                fs = FsInfo.of(Lvm.SCHEME.equals(p.scheme()) ? Lvm.open(device, p) : device.window(p.offset(),
+                        p.length()));
             } catch (IOException e) {
                 fs = null;
                 problem = e.getMessage();
@@ -83,8 +84,9 @@ final class DiskFiles {
                 out.println(s.append('}'));
             } else {
                 String used = fs == null || fs.freeBytes() < 0 ? "" : size(fs.totalBytes() - fs.freeBytes());
-                out.printf(Locale.ROOT, "%-3d %-5s %14d %14s  %-28s %-7s %-11s %-19s %7s %10s%n", p.number(),
-                        p.scheme(), p.offset(), size(p.length()), type, fs == null ? "-" : fs.type(),
+                out.printf(Locale.ROOT, "%-3d %-5s %14s %14s  %-28s %-7s %-11s %-19s %7s %10s%n", p.number(),
+                        p.scheme(), p.offset() < 0 ? "-" : Long.toString(p.offset()), size(p.length()), type,
+                        fs == null ? "-" : fs.type(),
                         fs == null ? "" : fs.label(), fs == null ? "" : fs.serial(),
                         fs == null ? "" : Integer.toString(fs.clusterSize()), used);
                 if (problem != null) {

@@ -639,9 +639,10 @@ public final class VolumeMain implements Callable<Integer> {
      * {@code --type} (or {@code --type raw}), read as a plain disk without asking for a secret.
      */
     abstract class FilesVerb extends Typed {
-        @Option(names = {"--partition", "-p"}, paramLabel = "N", description = "The partition to read, as volume fs "
-                + "numbers them (default: the only one holding a filesystem).")
-        Integer partition;
+        @Option(names = {"--partition", "-p"}, paramLabel = "N|VG/LV", description = "The partition or LVM2 logical "
+                + "volume to read: its number in volume fs's list, or VG/LV (default: the only one holding a "
+                + "filesystem).")
+        String partition;
         @Option(names = "--code-page", paramLabel = "CHARSET", description = "The code page of FAT's short (8.3) "
                 + "names (default IBM437, as Linux's vfat; mtools uses IBM850).")
         String codePage;
@@ -669,8 +670,15 @@ public final class VolumeMain implements Callable<Integer> {
         java.util.Map<String, Object> env() throws UsageException {
             java.util.Map<String, Object> env = new java.util.HashMap<>();
             if (partition != null) {
-                range(partition, "--partition", 1, Integer.MAX_VALUE);
-                env.put("partition", partition);
+                if (partition.indexOf('/') < 0) {
+                    try {
+                        range(Integer.valueOf(partition.trim()), "--partition", 1, Integer.MAX_VALUE);
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--partition " + partition + ": a number from volume fs's list,"
+                                + " or VG/LV");
+                    }
+                }
+                env.put("partition", partition.trim());
             }
             if (codePage != null) {
                 try {
