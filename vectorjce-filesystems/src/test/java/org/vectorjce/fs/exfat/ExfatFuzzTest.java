@@ -10,6 +10,7 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.vectorjce.fs.testing.MemoryDevice;
 import org.vectorjce.fs.spi.Content;
 import org.vectorjce.fs.spi.DiskFs;
 import org.vectorjce.fs.spi.FsOptions;

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import org.vectorjce.fs.testing.MemoryDevice;
 import org.vectorjce.fs.CorruptFileSystemException;
 import org.vectorjce.fs.spi.Content;
 import org.vectorjce.fs.spi.DiskFs;

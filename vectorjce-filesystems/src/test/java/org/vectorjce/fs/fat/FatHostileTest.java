@@ -23,6 +23,7 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vectorjce.fs.testing.MemoryDevice;
 import org.vectorjce.device.Device;
 import org.vectorjce.fs.CorruptFileSystemException;
 import org.vectorjce.fs.spi.Content;

@@ -5,6 +5,7 @@ import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.vectorjce.fs.testing.MemoryDevice;
 import org.vectorjce.device.Device;
 import org.vectorjce.fs.Partition;
 
@@ -61,7 +62,7 @@ class PartitionsFuzzTest {
             fixGpt(head, 512, 512);
             fixGpt(head, 4096, 4096);
         }
-        Device device = new SparseDevice(head, SIZE);
+        Device device = new MemoryDevice(head, SIZE);
         PartitionTable table;
         try {
             table = PartitionTables.read(device);
