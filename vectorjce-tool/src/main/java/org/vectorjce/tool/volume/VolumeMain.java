@@ -56,6 +56,10 @@ import picocli.CommandLine.Spec;
  * volume serve IMAGE [--socket PATH | --tcp [HOST:]PORT] [--read-only] [--export-name N] [--tls-cert F --tls-key F]
  *              [unlock options]
  * volume mount IMAGE DIR [--read-only] [unlock options]
+ * volume fs IMAGE [--json] [unlock options]
+ * volume ls IMAGE [PATH] [-l] [-R] [--json] [--streams] [--partition N|VG/LV] [unlock options]
+ * volume cat IMAGE PATH [--partition N|VG/LV] [unlock options]
+ * volume get IMAGE PATH... DEST [--force] [--partition N|VG/LV] [unlock options]
  * volume info|test|decrypt --type tcrypt ...   (TrueCrypt/VeraCrypt: {@link TcryptCommand})
  * volume info|test|decrypt --type bitlk ...    (BitLocker: {@link BitlkCommand})
  * volume info|test|decrypt --type fvault2 ...  (FileVault 2: {@link Fvault2Command})
@@ -82,7 +86,8 @@ import picocli.CommandLine.Spec;
         description = {"LUKS1/LUKS2 and TrueCrypt/VeraCrypt volumes in pure Java, named and behaving as cryptsetup "
                 + "where they overlap. A LUKS volume's version is read from its header; info, test and decrypt "
                 + "read TrueCrypt/VeraCrypt volumes with --type tcrypt, BitLocker volumes with --type bitlk and "
-                + "FileVault 2 volumes with --type fvault2. serve (NBD) and mount (FUSE) use any of them in place."},
+                + "FileVault 2 volumes with --type fvault2. serve (NBD) and mount (FUSE) use any of them in place; fs, ls, cat "
+                + "and get read the partitions and files inside them, or inside a plain disk image."},
         footerHeading = "%nSecrets:%n",
         footer = {"The existing passphrase is the --key-file's bytes (-: all of standard input), else the first "
                 + "line of standard input when it is not a terminal, else a prompt without echo. Each verb's "
