@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.util.List;
 import org.vectorjce.device.Device;
 import org.vectorjce.fs.UnknownFileSystemException;
+import org.vectorjce.fs.ext.ExtDriver;
 import org.vectorjce.fs.fat.FatDriver;
 
 /** The table of filesystem drivers, and the probe loop over it. */
 public final class Drivers {
     /** Every driver, in the order they are probed. */
-    public static final List<FsDriver> ALL = List.of(new FatDriver());
+    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExtDriver());
 
     private Drivers() {
     }
