@@ -87,6 +87,11 @@ final class ExtFileSystem implements DiskFs {
         return sb.has(Superblock.INCOMPAT_RECOVER);
     }
 
+    /** The first block of group {@code g}'s inode table, from its checked descriptor (for tests and tools). */
+    long inodeTable(long g) throws IOException {
+        return groups.inodeTable(g);
+    }
+
     /** Inode {@code n}, read and checked (inodes.rst, "Finding an Inode"). */
     Inode inode(long n) throws IOException {
         if (n < 1 || n > sb.inodesCount) {
