@@ -10,8 +10,8 @@ import org.vectorjce.fs.spi.FsOptions;
 
 /**
  * The ext2/ext3/ext4 driver, read-only. The probe accepts a superblock at byte 1024 with the magic
- * 0xEF53 whose geometry passes {@link Superblock}'s checks (and, with metadata_csum, its checksum);
- * an unsupported incompatible feature is left to the open, which refuses it by name, so that the
+ * 0xEF53 whose geometry passes {@link Superblock}'s checks; an unsupported incompatible feature
+ * and a superblock checksum mismatch are left to the open, which refuses them by name, so that the
  * user learns why rather than "no filesystem".
  */
 public final class ExtDriver implements FsDriver {
@@ -45,6 +45,6 @@ public final class ExtDriver implements FsDriver {
         }
         byte[] s = new byte[Superblock.SIZE];
         device.readFully(ByteBuffer.wrap(s), Superblock.OFFSET);
-        return Superblock.parse(s, device.size());
+        return Superblock.parse(s);
     }
 }

@@ -78,8 +78,11 @@ final class Superblock {
     final String label;
     /** The checksum seed of metadata_csum: {@code s_checksum_seed}, or crc32c(~0, uuid). */
     final int csumSeed;
+    private final int checksumType;
+    private final int storedChecksum;
+    private final int computedChecksum;
 
-    private Superblock(byte[] s, long deviceSize) throws CorruptFileSystemException {
+    private Superblock(byte[] s) throws CorruptFileSystemException {
         if (Le.u16(s, 0x38) != MAGIC) {
             throw bad(String.format("magic 0x%04X is not 0xEF53", Le.u16(s, 0x38)));
         }
@@ -142,27 +145,32 @@ final class Superblock {
             n++;
         }
         label = new String(s, 0x78, n, StandardCharsets.UTF_8);
-        if (hasMetadataCsum()) {
-            if (Le.u8(s, 0x175) != 1) {
-                throw bad("s_checksum_type " + Le.u8(s, 0x175) + " is not 1 (crc32c)");
-            }
-            int stored = Le.i32(s, 0x3FC);
-            int computed = Crc.crc32c(~0, s, 0, 0x3FC);
-            if (stored != computed) {
-                throw bad(String.format("checksum 0x%08x does not match the superblock's crc32c 0x%08x", stored,
-                        computed));
-            }
-        }
+        checksumType = Le.u8(s, 0x175);
+        storedChecksum = Le.i32(s, 0x3FC);
+        computedChecksum = Crc.crc32c(~0, s, 0, 0x3FC);
         csumSeed = (incompat & INCOMPAT_CSUM_SEED) != 0 ? Le.i32(s, 0x270) : Crc.crc32c(~0, uuid, 0, 16);
     }
 
-    /** Parses and checks the superblock {@code s} (1024 bytes) of a device of {@code deviceSize} bytes. */
-    static Superblock parse(byte[] s, long deviceSize) throws CorruptFileSystemException {
-        return new Superblock(s, deviceSize);
+    /** Parses and checks the geometry of the superblock {@code s} (1024 bytes). */
+    static Superblock parse(byte[] s) throws CorruptFileSystemException {
+        return new Superblock(s);
     }
 
-    /** Refuses the incompatible features this reader does not read, by name. */
+    /**
+     * Refuses the incompatible features this reader does not read, by name, and a superblock whose
+     * metadata_csum checksum (crc32c of its first 1020 bytes) does not match. Not part of the probe,
+     * so that a damaged or unsupported ext filesystem is named as such rather than unrecognised.
+     */
     void checkFeatures() throws CorruptFileSystemException {
+        if (hasMetadataCsum()) {
+            if (checksumType != 1) {
+                throw bad("s_checksum_type " + checksumType + " is not 1 (crc32c)");
+            }
+            if (storedChecksum != computedChecksum) {
+                throw bad(String.format("checksum 0x%08x does not match the computed crc32c 0x%08x", storedChecksum,
+                        computedChecksum));
+            }
+        }
         if ((incompat & INCOMPAT_JOURNAL_DEV) != 0) {
             throw bad("this is an external journal device (journal_dev), not a filesystem");
         }
