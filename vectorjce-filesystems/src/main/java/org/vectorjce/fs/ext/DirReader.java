@@ -67,7 +67,8 @@ final class DirReader implements NodeStream {
         } else {
             inlineParts = null;
             mapper = fs.mapper(in);
-            blocks = (in.size + sb.blockSize - 1) / sb.blockSize;
+            // logical block numbers are 32-bit: no folder has more blocks
+            blocks = Math.min((in.size + sb.blockSize - 1) / sb.blockSize, ExtentMap.END);
             buf = new byte[sb.blockSize];
         }
         len = 0;
@@ -112,6 +113,8 @@ final class DirReader implements NodeStream {
             long lb = nextBlock++;
             BlockMapper.Run run = mapper.map(lb);
             if (run.zeros()) {
+                // a hole: skipped whole, however long (a hostile size must not cost a map per block)
+                nextBlock = Math.max(nextBlock, Math.min(blocks, run.logical() + run.length()));
                 continue;
             }
             bufAt = run.physical() * sb.blockSize;
