@@ -99,8 +99,9 @@ final class ExtImages {
         Files.write(src.resolve("dir/case"), bytes(11, 47));
         Files.createDirectories(src.resolve("empty-dir"));
         Files.createSymbolicLink(src.resolve("fast-link"), Path.of("size-1"));
-        Files.createSymbolicLink(src.resolve("slow-link"), Path.of("dir/sub/deeper/"
-                + "a-rather-long-name-so-that-the-target-passes-sixty-bytes/../deep.txt"));
+        String longName = "dir/sub/deeper/a-rather-long-file-name-so-that-the-target-passes-sixty-bytes.txt";
+        Files.write(src.resolve(longName), "long\n".getBytes(StandardCharsets.UTF_8));
+        Files.createSymbolicLink(src.resolve("slow-link"), Path.of(longName));
         Files.createLink(src.resolve("dir/hard-link"), src.resolve("size-4097"));
         Files.setPosixFilePermissions(src.resolve("size-1"), PosixFilePermissions.fromString("rw-r-----"));
         Files.setPosixFilePermissions(src.resolve("dir/sub"), PosixFilePermissions.fromString("rwx--x--x"));
