@@ -51,6 +51,7 @@ final class Superblock {
     static final int RO_COMPAT_BTREE_DIR = 0x4;
     static final int RO_COMPAT_HUGE_FILE = 0x8;
     static final int RO_COMPAT_GDT_CSUM = 0x10;
+    static final int RO_COMPAT_BIGALLOC = 0x200;
     static final int RO_COMPAT_METADATA_CSUM = 0x400;
 
     private static final String[] INCOMPAT_NAMES = {"compression", "filetype", "needs_recovery", "journal_dev",
@@ -112,8 +113,20 @@ final class Superblock {
         if (firstDataBlock > (blockSize == 1024 ? 1 : 0) || firstDataBlock >= blocksCount) {
             throw bad("s_first_data_block " + firstDataBlock + " is out of range for " + blockSize + "-byte blocks");
         }
-        if (blocksPerGroup < 8 || blocksPerGroup > 8L * blockSize) {
-            throw bad("s_blocks_per_group " + blocksPerGroup + " is out of range (8 to " + 8L * blockSize + ")");
+        // a group's block bitmap is one block: 8 × block size blocks, or clusters with bigalloc
+        long perGroupMax = 8L * blockSize;
+        if ((roCompat & RO_COMPAT_BIGALLOC) != 0) {
+            long logCluster = Le.u32(s, 0x1C);
+            long clustersPerGroup = Le.u32(s, 0x24);
+            if (logCluster < log || logCluster > log + 20 || clustersPerGroup < 1 || clustersPerGroup > perGroupMax
+                    || blocksPerGroup != clustersPerGroup << (logCluster - log)) {
+                throw bad("bigalloc: s_log_cluster_size " + logCluster + ", s_clusters_per_group " + clustersPerGroup
+                        + " and s_blocks_per_group " + blocksPerGroup + " disagree");
+            }
+            perGroupMax <<= logCluster - log;
+        }
+        if (blocksPerGroup < 8 || blocksPerGroup > perGroupMax) {
+            throw bad("s_blocks_per_group " + blocksPerGroup + " is out of range (8 to " + perGroupMax + ")");
         }
         if (inodesPerGroup < 1 || inodesPerGroup > 8L * blockSize) {
             throw bad("s_inodes_per_group " + inodesPerGroup + " is out of range (1 to " + 8L * blockSize + ")");

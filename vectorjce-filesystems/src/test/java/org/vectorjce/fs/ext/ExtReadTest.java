@@ -131,4 +131,60 @@ class ExtReadTest {
                 "meta_bg,^resize_inode");
         check(img, src, true);
     }
+
+    @Test
+    void ext4SixtyFourKiBBlocks() throws Exception {
+        // rec_len of a 64 KiB block's only entry does not fit in 16 bits: its low 2 bits carry the rest
+        Path img = ExtImages.mkfs(tmp.resolve("ext4-64k.img"), "ext4", 128L << 20, src, "-b", "65536");
+        check(img, src, true);
+    }
+
+    @Test
+    void ext4Bigalloc() throws Exception {
+        Path img = ExtImages.mkfs(tmp.resolve("ext4-bigalloc.img"), "ext4", 128L << 20, src, "-O", "bigalloc", "-C",
+                "16384");
+        check(img, src, true);
+    }
+
+    @Test
+    void ext4Casefold() throws Exception {
+        Path img = ExtImages.mkfs(tmp.resolve("ext4-casefold.img"), "ext4", 64L << 20, src, "-O", "casefold");
+        check(img, src, true);
+    }
+
+    @Test
+    void needsRecoveryIsReadAsItIs() throws Exception {
+        Path img = ExtImages.mkfs(tmp.resolve("ext4-dirty.img"), "ext4", 64L << 20, src);
+        Tools.ok("debugfs", "-w", "-R", "feature needs_recovery", img.toString());
+        assertTrue(Tools.ok("dumpe2fs", "-h", img.toString()).out().contains("needs_recovery"));
+        check(img, src, true);
+        try (Device d = Device.open(img, false); DiskFs fs = ExtImages.open(d)) {
+            assertTrue(((ExtFileSystem) fs).needsRecovery());
+        }
+    }
+
+    @Test
+    void concurrentReadsOfOneFile() throws Exception {
+        Path img = ExtImages.mkfs(tmp.resolve("ext4-mt.img"), "ext4", 64L << 20, src, "-b", "1024");
+        try (Device d = Device.open(img, false); DiskFs fs = ExtImages.open(d)) {
+            var sparse = fs.open(fs.lookup(fs.root(), "sparse"), null);
+            var big = fs.open(fs.lookup(fs.root(), "size-3145728"), null);
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                var jobs = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+                for (int t = 0; t < 8; t++) {
+                    boolean which = t % 2 == 0;
+                    jobs.add(pool.submit(() -> {
+                        ExtImages.compareBytes(which ? sparse : big, src.resolve(which ? "sparse" : "size-3145728"));
+                        return null;
+                    }));
+                }
+                for (var j : jobs) {
+                    j.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
 }
