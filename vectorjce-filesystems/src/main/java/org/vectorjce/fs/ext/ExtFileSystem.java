@@ -150,6 +150,7 @@ final class ExtFileSystem implements DiskFs {
         if (!d.isDirectory()) {
             throw new NotDirectoryException(d.name());
         }
+        refuseEncrypted(d);
         return new DirReader(this, d);
     }
 
@@ -162,6 +163,7 @@ final class ExtFileSystem implements DiskFs {
         if (!d.isDirectory()) {
             throw new NotDirectoryException(d.name());
         }
+        refuseEncrypted(d);
         boolean fold = d.inode.has(Inode.CASEFOLD_FL) && sb.has(Superblock.INCOMPAT_CASEFOLD);
         try (DirReader r = new DirReader(this, d)) {
             for (DirReader.Entry e = r.nextEntry(); e != null; e = r.nextEntry()) {
@@ -182,6 +184,7 @@ final class ExtFileSystem implements DiskFs {
         if (f.isDirectory()) {
             throw new IOException(f.name() + " is a folder");
         }
+        refuseEncrypted(f);
         Inode in = f.inode;
         int type = in.type();
         if (type != Inode.S_IFREG && type != Inode.S_IFLNK) {
@@ -239,6 +242,14 @@ final class ExtFileSystem implements DiskFs {
             // read on
         }
         return new String(b, 0, bb.position(), StandardCharsets.UTF_8);
+    }
+
+    /** An fscrypt-encrypted file or folder: its names and bytes are ciphertext, which this reader does not decrypt. */
+    private static void refuseEncrypted(ExtNode n) throws IOException {
+        if (n.inode.has(Inode.ENCRYPT_FL)) {
+            throw new java.nio.file.AccessDeniedException(n.name(), null, "ext: inode " + n.inode.number
+                    + " is encrypted (fscrypt), which this reader does not decrypt");
+        }
     }
 
     private static ExtNode own(Node n) {

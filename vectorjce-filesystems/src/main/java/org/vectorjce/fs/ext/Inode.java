@@ -27,6 +27,7 @@ final class Inode {
     static final int S_IFLNK = 0xA000;
 
     static final int EXTENTS_FL = 0x80000;
+    static final int ENCRYPT_FL = 0x800;
     static final int INDEX_FL = 0x1000;
     static final int INLINE_DATA_FL = 0x10000000;
     static final int CASEFOLD_FL = 0x40000000;

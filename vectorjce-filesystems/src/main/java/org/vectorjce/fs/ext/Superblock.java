@@ -41,10 +41,14 @@ final class Superblock {
     static final int INCOMPAT_INLINE_DATA = 0x8000;
     static final int INCOMPAT_ENCRYPT = 0x10000;
     static final int INCOMPAT_CASEFOLD = 0x20000;
-    /** What this reader reads; the rest of the incompatible bits are refused by name. */
+    /**
+     * What this reader reads; the rest of the incompatible bits are refused by name. {@code encrypt}
+     * only says that some files may be encrypted (fscrypt): those are refused one by one
+     * ({@link Inode#ENCRYPT_FL}), the others read.
+     */
     static final int INCOMPAT_SUPPORTED = INCOMPAT_FILETYPE | INCOMPAT_RECOVER | INCOMPAT_META_BG | INCOMPAT_EXTENTS
             | INCOMPAT_64BIT | INCOMPAT_MMP | INCOMPAT_FLEX_BG | INCOMPAT_EA_INODE | INCOMPAT_CSUM_SEED
-            | INCOMPAT_LARGEDIR | INCOMPAT_INLINE_DATA | INCOMPAT_CASEFOLD;
+            | INCOMPAT_LARGEDIR | INCOMPAT_INLINE_DATA | INCOMPAT_CASEFOLD | INCOMPAT_ENCRYPT;
     // s_feature_ro_compat
     static final int RO_COMPAT_SPARSE_SUPER = 0x1;
     static final int RO_COMPAT_LARGE_FILE = 0x2;

@@ -291,13 +291,14 @@ class ExtDamageTest {
     @Test
     void unsupportedFeatureRefusedByName() throws Exception {
         Path img = image("ext4", "-O", "^metadata_csum");
-        // s_feature_incompat |= encrypt (0x10000), compression (0x1)
+        // s_feature_incompat |= dirdata (0x1000), compression (0x1), an unnamed bit 0x1000000
         try (RandomAccessFile f = new RandomAccessFile(img.toFile(), "rw")) {
             f.seek(1024 + 0x60);
             byte[] b = new byte[4];
             f.readFully(b);
             b[0] |= 1;
-            b[2] |= 1;
+            b[1] |= 0x10;
+            b[3] |= 1;
             f.seek(1024 + 0x60);
             f.write(b);
         }
@@ -305,9 +306,22 @@ class ExtDamageTest {
             assertTrue(new ExtDriver().probe(d));
         }
         CorruptFileSystemException e = corrupt(img, fs -> fs.root());
-        assertTrue(e.getMessage().contains("compression, ") && e.getMessage().contains("encrypt"), e.getMessage());
+        assertTrue(e.getMessage().contains("compression, dirdata, 0x1000000"), e.getMessage());
         try (Device d = Device.open(tmp.resolve("src/file"), false)) {
             assertFalse(new ExtDriver().probe(d), "a plain file is not ext");
         }
+    }
+
+    @Test
+    void encryptedFolderRefusedOthersRead() throws Exception {
+        Path img = image("ext4");
+        Tools.ok("debugfs", "-w", "-R", "feature encrypt", img.toString());
+        Tools.ok("debugfs", "-w", "-R", "sif /dir flags 0x80800", img.toString());
+        assertTrue(Tools.ok("debugfs", "-R", "stat /dir", img.toString()).out().contains("Flags: 0x80800"));
+        with(img, fs -> {
+            Node dir = fs.lookup(fs.root(), "dir");
+            assertThrows(java.nio.file.AccessDeniedException.class, () -> fs.list(dir));
+            readAll(fs, fs.lookup(fs.root(), "file"));
+        });
     }
 }
