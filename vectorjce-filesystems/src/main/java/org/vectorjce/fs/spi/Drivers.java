@@ -22,7 +22,7 @@ public final class Drivers {
                 return d;
             }
         }
-        throw new UnknownFileSystemException("no FAT, exFAT or NTFS filesystem found on " + device);
+        throw new UnknownFileSystemException("no FAT, exFAT, NTFS or ext filesystem found on " + device);
     }
 
     /** Opens what {@link #find} finds. */
