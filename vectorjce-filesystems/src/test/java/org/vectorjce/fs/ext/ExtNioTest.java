@@ -72,9 +72,13 @@ class ExtNioTest {
     @Test
     void listingAgainstFls() throws Exception {
         Tools.assumeTool("fls", "mke2fs");
-        Path src = ExtImages.tree(tmp.resolve("src"), false);
-        for (String type : new String[] {"ext2", "ext3", "ext4"}) {
-            Path img = ExtImages.mkfs(tmp.resolve(type + ".img"), type, 64L << 20, src, "-O", "^metadata_csum");
+        Path src = ExtImages.tree(tmp.resolve("src"), false, false);
+        String[][] layouts = {{"ext2"}, {"ext3"}, {"ext4", "-O", "^metadata_csum"}, {"ext4"},
+            {"ext4", "-O", "inline_data"}, {"ext4", "-b", "1024", "-O", "meta_bg,^resize_inode"}};
+        for (String[] layout : layouts) {
+            String type = String.join(" ", layout);
+            Path img = ExtImages.mkfs(tmp.resolve(type.replace(' ', '_') + ".img"), layout[0], 64L << 20, src,
+                    java.util.Arrays.copyOfRange(layout, 1, layout.length));
             Map<String, Long> theirs = new TreeMap<>();
             for (String line : Tools.ok("fls", "-r", "-p", img.toString()).out().split("\n")) {
                 // "r/r 12:\tdir/file"
