@@ -18,8 +18,8 @@ import org.vectorjce.fs.spi.NodeStream;
  * <p>Hashed (htree) folders are read the same way, every block in order: the root block's
  * {@code ".."} record and each interior node's empty record (inode 0, rec_len the whole block)
  * cover the index data, so a linear reader sees them as a {@code ".."} and an unused entry.
- * {@link ExtFileSystem#lookup} also scans linearly rather than hashing the name: the same answer,
- * at the cost of reading the whole folder.
+ * {@link ExtFileSystem#lookup} first follows the index by the name's hash ({@link Htree}) and
+ * scans linearly only when that does not find the name.
  *
  * <p>Inline folders ({@code inline_data}): {@code i_block} holds the parent's inode number, then
  * 56 bytes of entries; the {@code system.data} extended attribute, when present, more entries. They
@@ -42,7 +42,7 @@ final class DirReader implements NodeStream {
     private final ExtNode dir;
     private final Device device;
     private final BlockMapper mapper;
-    private final long blocks;
+    private long blocks;
     private final byte[][] inlineParts;
     private byte[] buf;
     private int len;
@@ -73,6 +73,38 @@ final class DirReader implements NodeStream {
         }
         len = 0;
         pos = 0;
+    }
+
+    /** Limits this reader to the one block {@code lb} (an htree leaf found by hash); returns this. */
+    DirReader only(long lb) {
+        if (inlineParts == null) {
+            nextBlock = lb;
+            blocks = Math.min(blocks, lb + 1);
+        }
+        return this;
+    }
+
+    /**
+     * Block {@code lb} of a block-based folder, read and (with metadata_csum) verified, for an htree
+     * walk; {@code null} for a hole, an inline folder or a block past the end. Valid until the next call.
+     */
+    byte[] block(long lb) throws IOException {
+        if (inlineParts != null || lb < 0 || lb >= blocks) {
+            return null;
+        }
+        BlockMapper.Run run = mapper.map(lb);
+        if (run.zeros()) {
+            return null;
+        }
+        bufAt = run.physical() * sb.blockSize;
+        device.readFully(ByteBuffer.wrap(buf), bufAt);
+        len = 0;
+        pos = 0;
+        if (sb.hasMetadataCsum()) {
+            verify(lb);
+        }
+        len = 0;
+        return buf;
     }
 
     @Override

@@ -23,6 +23,9 @@ import org.vectorjce.fs.spi.NodeStream;
  * directly, a block or a contiguous run at a time. Immutable but for the cache and each map's
  * last leaf: safe for many threads.
  *
+ * <p>{@link #lookup} in a hashed (htree) folder reads the index blocks and the one leaf the name's
+ * hash leads to ({@link Htree}); a miss there, and any other folder, is a linear scan of the folder.
+ *
  * <p>Names are compared case-sensitively (byte-exact after UTF-8 decoding), but in a folder with
  * the {@code casefold} flag, where {@link #lookup} compares them ignoring case (Java's
  * {@code equalsIgnoreCase}, an approximation of the kernel's UTF-8 casefolding).
@@ -164,6 +167,10 @@ final class ExtFileSystem implements DiskFs {
             throw new NotDirectoryException(d.name());
         }
         refuseEncrypted(d);
+        DirReader.Entry hashed = Htree.lookup(this, d, name);
+        if (hashed != null) {
+            return child(d, hashed);
+        }
         boolean fold = d.inode.has(Inode.CASEFOLD_FL) && sb.has(Superblock.INCOMPAT_CASEFOLD);
         try (DirReader r = new DirReader(this, d)) {
             for (DirReader.Entry e = r.nextEntry(); e != null; e = r.nextEntry()) {

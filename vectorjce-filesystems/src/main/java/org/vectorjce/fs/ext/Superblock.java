@@ -83,6 +83,10 @@ final class Superblock {
     final String label;
     /** The checksum seed of metadata_csum: {@code s_checksum_seed}, or crc32c(~0, uuid). */
     final int csumSeed;
+    /** {@code s_hash_seed}: the htree hash's seed (4 words). */
+    final int[] hashSeed = new int[4];
+    /** {@code s_flags}: 0x1 signed, 0x2 unsigned directory hash. */
+    final int flags;
     private final int checksumType;
     private final int storedChecksum;
     private final int computedChecksum;
@@ -162,6 +166,10 @@ final class Superblock {
             n++;
         }
         label = new String(s, 0x78, n, StandardCharsets.UTF_8);
+        for (int i = 0; i < 4; i++) {
+            hashSeed[i] = Le.i32(s, 0xEC + 4 * i);
+        }
+        flags = Le.i32(s, 0x160);
         checksumType = Le.u8(s, 0x175);
         storedChecksum = Le.i32(s, 0x3FC);
         computedChecksum = Crc.crc32c(~0, s, 0, 0x3FC);

@@ -134,8 +134,14 @@ final class ExtImages {
     static void many(Path dir, int n) throws IOException {
         Files.createDirectories(dir);
         for (int i = 0; i < n; i++) {
-            Files.write(dir.resolve("file-with-a-longish-name-" + i), ("#" + i).getBytes(StandardCharsets.US_ASCII));
+            // some names with bytes over 0x7f, which the signed and unsigned hashes treat differently
+            Files.write(dir.resolve(manyName(i)), ("#" + i).getBytes(StandardCharsets.US_ASCII));
         }
+    }
+
+    /** The name of file {@code i} of {@link #many}. */
+    static String manyName(int i) {
+        return "file-with-a-longish-name-" + i + (i % 7 == 0 ? "-été-日本" : "");
     }
 
     /** {@code mke2fs -t TYPE -d src} into a new sparse image of {@code size} bytes; the extra options as given. */
