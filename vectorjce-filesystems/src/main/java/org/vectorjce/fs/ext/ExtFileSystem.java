@@ -42,7 +42,15 @@ import org.vectorjce.fs.spi.NodeStream;
  * <p>Checksums (metadata_csum): the superblock, each group descriptor, inode, extent block,
  * directory leaf block and htree node read is verified, and a mismatch is a
  * {@link CorruptFileSystemException} naming the structure and its byte offset, rather than
- * skipped or repaired: what fails a checksum cannot be trusted to point anywhere sane.
+ * skipped or repaired: what fails a checksum cannot be trusted to point anywhere sane. Without
+ * metadata_csum, group descriptors with {@code gdt_csum} (uninit_bg) are verified by their crc16.
+ *
+ * <p>Not read: extended attributes but inline data's {@code system.data} (the interface has no
+ * place for them); fscrypt-encrypted files and folders (each is an
+ * {@link java.nio.file.AccessDeniedException}, the rest of the filesystem reads); deleted and
+ * orphan inodes. Device nodes, FIFOs and sockets are {@link org.vectorjce.fs.spi.Kind#OTHER} with
+ * no bytes. A folder entry naming one of the folder's own ancestors is refused (a loop a walk would
+ * never leave), as is nesting deeper than {@link ExtNode#MAX_DEPTH}.
  */
 final class ExtFileSystem implements DiskFs {
     private static final int CACHE_BYTES = 1 << 20;
