@@ -105,4 +105,23 @@ class ExtNioTest {
             assertEquals(theirs, ours, type);
         }
     }
+
+    @Test
+    void inAGptPartition() throws Exception {
+        Tools.assumeTool("sgdisk", "mke2fs");
+        Path src = tmp.resolve("src");
+        Files.createDirectories(src.resolve("d"));
+        Files.write(src.resolve("d/x"), ExtImages.bytes(5000, 9));
+        Path img = Tools.sparse(tmp.resolve("gpt.img"), 40L << 20);
+        // mke2fs first: it wipes a partition table it finds; sgdisk then writes only its headers
+        Tools.ok("mke2fs", "-q", "-F", "-t", "ext4", "-L", "in-gpt", "-E", "offset=1048576", "-d", src.toString(),
+                img.toString(), "30M");
+        Tools.ok("sgdisk", "-n", "1:2048:0", "-t", "1:8300", img.toString());
+        try (FileSystem fs = DiskFileSystems.open(img, Map.of())) {
+            assertEquals("GPT", DiskFileSystems.partition(fs).scheme());
+            assertEquals(1048576, DiskFileSystems.partition(fs).offset());
+            assertEquals("in-gpt", DiskFileSystems.info(fs).label());
+            assertArrayEquals(Files.readAllBytes(src.resolve("d/x")), Files.readAllBytes(fs.getPath("/d/x")));
+        }
+    }
 }
