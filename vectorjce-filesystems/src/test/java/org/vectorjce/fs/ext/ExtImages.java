@@ -76,6 +76,13 @@ final class ExtImages {
             ch.write(ByteBuffer.wrap(bytes(7000, 41)), 1 << 20);
             ch.write(ByteBuffer.wrap(bytes(3, 42)), (6 << 20) + 5);
         }
+        // 400 separate pieces: 400 extents, an extent tree of depth 2 with 1 KiB blocks
+        try (FileChannel ch = FileChannel.open(src.resolve("fragmented"), StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE)) {
+            for (int i = 0; i < 400; i++) {
+                ch.write(ByteBuffer.wrap(bytes(1000, 100 + i)), i * 8192L + (i % 3) * 1024);
+            }
+        }
         if (holeAtEnd) {
             try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(src.resolve("sparse").toFile(), "rw")) {
                 f.setLength((9 << 20) + 77);

@@ -85,6 +85,8 @@ class ExtReadTest {
     @Test
     void ext4OneKiBBlocks64bit() throws Exception {
         Path img = ExtImages.mkfs(tmp.resolve("ext4-1k.img"), "ext4", 64L << 20, src, "-b", "1024", "-O", "64bit");
+        String stat = Tools.ok("debugfs", "-R", "stat /fragmented", img.toString()).out();
+        assertTrue(stat.contains("(ETB1)"), "an extent tree of depth 2: " + stat);
         check(img, src, true);
     }
 
