@@ -2,8 +2,6 @@ package org.vectorjce.fs.ext;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.vectorjce.device.Device;
 import org.vectorjce.fs.CorruptFileSystemException;
@@ -212,14 +210,8 @@ final class DirReader implements NodeStream {
 
     /** A stored name as returned: UTF-8, undecodable bytes U+FFFD, '/' and NUL as '_'. */
     static String name(byte[] b, int at, int n) {
-        String s;
-        try {
-            s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE).decode(ByteBuffer.wrap(b, at, n)).toString();
-        } catch (CharacterCodingException e) {
-            s = new String(b, at, n, StandardCharsets.UTF_8);
-        }
-        return s.replace('/', '_').replace('\0', '_');
+        // String's UTF-8 decoding replaces malformed input with U+FFFD
+        return new String(b, at, n, StandardCharsets.UTF_8).replace('/', '_').replace('\0', '_');
     }
 
     /** Verifies a block's checksum (metadata_csum): a leaf's tail, or an htree node's dx tail. */
