@@ -17,7 +17,9 @@ final class ChannelDevice implements Device {
     private final boolean readOnly;
     private final int alignment;
 
-    ChannelDevice(SeekableByteChannel channel, long size, boolean readOnly, int alignment) {
+    private final String name;
+
+    ChannelDevice(SeekableByteChannel channel, long size, boolean readOnly, int alignment, String name) {
         if (alignment < 1 || Integer.bitCount(alignment) != 1) {
             throw new IllegalArgumentException("alignment " + alignment + " is not a power of two");
         }
@@ -25,6 +27,7 @@ final class ChannelDevice implements Device {
         this.size = size;
         this.readOnly = readOnly;
         this.alignment = alignment;
+        this.name = name;
     }
 
     @Override
@@ -101,5 +104,10 @@ final class ChannelDevice implements Device {
     @Override
     public void close() throws IOException {
         channel.close();
+    }
+
+    @Override
+    public String toString() {
+        return name;
     }
 }

@@ -112,7 +112,13 @@ public interface Device extends Closeable {
      */
     static Device over(java.nio.channels.SeekableByteChannel channel, boolean readOnly, int alignment)
             throws IOException {
-        return new ChannelDevice(channel, channel.size(), readOnly, alignment);
+        return over(channel, readOnly, alignment, "a " + channel.size() + "-byte channel");
+    }
+
+    /** {@link #over(java.nio.channels.SeekableByteChannel, boolean, int)}, called {@code name} in messages. */
+    static Device over(java.nio.channels.SeekableByteChannel channel, boolean readOnly, int alignment, String name)
+            throws IOException {
+        return new ChannelDevice(channel, channel.size(), readOnly, alignment, name);
     }
 
     /** Closes what the device opened; the device refuses every later call. Closing twice does nothing. */

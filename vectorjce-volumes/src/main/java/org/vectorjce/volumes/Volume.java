@@ -56,7 +56,8 @@ public interface Volume extends Closeable {
      * @throws VolumeException when the volume's payload cannot be reached
      */
     default Device device() throws IOException, VolumeException {
-        return Device.over(payload(), readOnly(), sectorSize());
+        return Device.over(payload(), readOnly(), sectorSize(), "the plaintext of the "
+                + info().format().typeName() + " volume");
     }
 
     /**

@@ -25,7 +25,7 @@ import org.vectorjce.fs.spi.Content;
 import org.vectorjce.fs.spi.DiskFs;
 
 /**
- * One FAT, exFAT or NTFS filesystem read from a device, as a read-only {@link FileSystem}: the
+ * One FAT, exFAT, NTFS, ext or XFS filesystem read from a device, as a read-only {@link FileSystem}: the
  * {@code java.nio.file} face of a {@link DiskFs}, as the JDK's {@code ZipFileSystem} is of a zip.
  * Paths are {@link DiskPath}s; every operation goes through {@link DiskFileSystemProvider}. Safe
  * for many threads; once closed, every access is a {@link ClosedFileSystemException}.

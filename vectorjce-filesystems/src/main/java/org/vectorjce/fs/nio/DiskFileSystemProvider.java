@@ -38,7 +38,7 @@ import org.vectorjce.fs.spi.Node;
 
 /**
  * The {@code vectorjce} filesystem provider: what {@code FileSystems.newFileSystem(image, env)}
- * finds (registered in module-info and in {@code META-INF/services}), giving a FAT, exFAT or NTFS
+ * finds (registered in module-info and in {@code META-INF/services}), giving a FAT, exFAT, NTFS, ext or XFS
  * filesystem inside a disk image (or an encrypted volume a {@code DeviceOpener} opens) as a
  * read-only {@link DiskFileSystem}.
  *

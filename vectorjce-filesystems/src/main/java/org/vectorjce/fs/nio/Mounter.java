@@ -74,7 +74,7 @@ public final class Mounter {
                         return new Found(p, Drivers.find(windowOf(device, p)));
                     } catch (UnknownFileSystemException e) {
                         throw new UnknownFileSystemException("partition " + describe(List.of(p)) + " of " + device
-                                + " holds no FAT, exFAT or NTFS filesystem");
+                                + " holds no " + Drivers.NAMES + " filesystem");
                     }
                 }
             }
@@ -93,7 +93,7 @@ public final class Mounter {
             return found.get(0);
         }
         if (found.isEmpty()) {
-            throw new UnknownFileSystemException("no FAT, exFAT or NTFS filesystem on " + device + " (partitions: "
+            throw new UnknownFileSystemException("no " + Drivers.NAMES + " filesystem on " + device + " (partitions: "
                     + describe(parts) + ")");
         }
         StringBuilder sb = new StringBuilder();

@@ -5,13 +5,18 @@ import java.util.List;
 import org.vectorjce.device.Device;
 import org.vectorjce.fs.UnknownFileSystemException;
 import org.vectorjce.fs.exfat.ExfatDriver;
+import org.vectorjce.fs.ext.ExtDriver;
 import org.vectorjce.fs.fat.FatDriver;
 import org.vectorjce.fs.ntfs.NtfsDriver;
 
 /** The table of filesystem drivers, and the probe loop over it. */
 public final class Drivers {
     /** Every driver, in the order they are probed. */
-    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver(), new NtfsDriver());
+    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver(), new NtfsDriver(),
+            new ExtDriver());
+
+    /** The filesystems the drivers read, for messages. */
+    public static final String NAMES = "FAT, exFAT, NTFS or ext2/3/4";
 
     private Drivers() {
     }
@@ -23,7 +28,7 @@ public final class Drivers {
                 return d;
             }
         }
-        throw new UnknownFileSystemException("no FAT, exFAT or NTFS filesystem found on " + device);
+        throw new UnknownFileSystemException("no " + NAMES + " filesystem found on " + device);
     }
 
     /** Opens what {@link #find} finds. */
