@@ -6,19 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.volumes.SparseImages;
+import org.vectorjce.volumes.TestImages;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.internal.VolumeLifecycle;
@@ -88,6 +94,52 @@ class BitlkConversionTest {
                         + "recorded only in the encrypt-on-write block maps the FVE-EOW descriptor at byte 35352576 "
                         + "(copy at 52080640) leads to, and this image holds no FVE-EOW descriptor there"),
                         u.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void factsAgreeWithCryptsetupAndDislocker(@TempDir Path dir) throws Exception {
+        assumeTrue(TestImages.have("cryptsetup") || TestImages.have("dislocker-metadata"),
+                "neither cryptsetup nor dislocker-metadata is installed");
+        for (String name : new String[] {"bitlk-aes-xts-128-eow", "bitlk-partially-encrypted-aes-cbc-128"}) {
+            SparseImages.Image im = BitlkImages.images().get(name);
+            Path f = im.write(dir);
+            BitlkInfo info = BitlkVolume.info(f);
+            if (TestImages.have("cryptsetup")) {
+                // cryptsetup names the type only in its debug text; its "Volume size" is the encrypted size
+                TestImages.Run r = TestImages.run(null, "cryptsetup", "--debug", "bitlkDump", f.toString());
+                assertEquals(0, r.rc(), r.err());
+                assertTrue((r.out() + r.err()).contains("BITLK type from GUID: " + info.type() + ".\n"), r.out());
+                assertTrue(r.out().contains("Volume size:  \t" + info.encryptedSize() + " [bytes]\n"), r.out());
+            }
+            if (TestImages.have("dislocker-metadata")) {
+                // dislocker reads the descriptor at the volume header's offset too, and finds none there
+                TestImages.Run r = TestImages.run(null, "dislocker-metadata", "-V", f.toString());
+                String all = r.out() + r.err();
+                assertTrue(all.contains("Volume has EOW_INFORMATION_OFFSET_GUID."), all);
+                assertTrue(all.contains("EOW information size is lesser than the size of the header"), all);
+                assertFalse(info.eowDescriptorFound());
+            }
+        }
+        if (TestImages.have("dislocker-metadata")) {
+            // the crafted states and encrypted size, as dislocker reads them from the rewritten metadata
+            SparseImages.Image im = BitlkImages.images().get("bitlk-aes-xts-128");
+            int n = 0;
+            for (int[] st : new int[][] {{5, 4}, {5, 1}, {2, 4}}) {
+                SparseImages.Image crafted = states(im, st[0], st[1], 50L << 20);
+                Path f = dir.resolve("crafted-" + n++);
+                Files.createDirectories(f);
+                f = crafted.write(f);
+                BitlkInfo info = BitlkVolume.info(f);
+                TestImages.Run r = TestImages.run(null, "dislocker-metadata", "-V", f.toString());
+                String all = r.out() + r.err();
+                assertTrue(Pattern.compile("Current state: [A-Z ]+ \\(" + info.currentState() + "\\)").matcher(all).find(),
+                        all);
+                assertTrue(Pattern.compile("Next state: [A-Z ]+ \\(" + info.nextState() + "\\)").matcher(all).find(),
+                        all);
+                assertTrue(all.contains("Encrypted volume size: " + info.encryptedSize() + " bytes"), all);
+                assertTrue(all.contains("Size of conversion region: " + info.convertSize() + " ("), all);
             }
         }
     }
@@ -199,6 +251,36 @@ class BitlkConversionTest {
                     assertFalse(Arrays.equals(full, (int) e, full.length, got, (int) e, got.length), name);
                 }
             }
+        }
+    }
+
+    @Test
+    void pausedConversionAgreesWithDislockerBelowTheEncryptedSize(@TempDir Path dir) throws Exception {
+        // dislocker-file reads a paused volume too (with a warning), but makes its output only the encrypted
+        // size long (it takes that as the volume's size), where Windows shows the whole volume: the NTFS
+        // boot sector still gives the whole volume's sectors. Below the encrypted size both must agree.
+        TestImages.assumeTool("dislocker-file");
+        SparseImages.Image im = BitlkImages.images().get("bitlk-aes-xts-128");
+        byte[] key;
+        try (BitlkVolume v = BitlkVolume.of(im.channel()).passphrase("anaconda".toCharArray()).open()) {
+            key = v.volumeKey();
+        }
+        long e = 50L << 20;
+        SparseImages.Image crafted = states(im, 5, 4, e);
+        Path img = crafted.write(dir);
+        Path fvek = dir.resolve("fvek");
+        Files.write(fvek, BitlkDislockerTest.fvekFile(BitlkVolume.info(img), key));
+        Path out = dir.resolve("plain");
+        TestImages.Run r = TestImages.run(null, "dislocker-file", "-V", img.toString(), "-k", fvek.toString(), "--",
+                out.toString());
+        assertEquals(0, r.rc(), r.out() + r.err());
+        byte[] theirs = Files.readAllBytes(out);
+        assertEquals(e, theirs.length, "dislocker's output ends at the encrypted size");
+        try (BitlkVolume v = BitlkVolume.of(crafted.channel()).volumeKey(key).open()) {
+            byte[] ours = readAll(v.payload(), im.size());
+            assertTrue(Arrays.equals(theirs, 0, theirs.length, ours, 0, (int) e), "below the encrypted size");
+            long sectors = ByteBuffer.wrap(ours, 0x28, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            assertEquals(im.size() / 512 - 1, sectors, "the NTFS volume spans the whole image");
         }
     }
 
