@@ -111,9 +111,12 @@ public record BitlkInfo(boolean togo, int version, String guid, int sectorSize, 
                 && nextState == FveMetadata.STATE_NORMAL;
     }
 
-    /** Whether the metadata says a conversion stopped part way: current state 5 (paused), next 4 or 1. */
+    /**
+     * Whether the metadata says a conversion of a normal volume stopped part way: current state 5
+     * (paused), next 4 or 1 (an encrypt-on-write volume's map is elsewhere: never counted here).
+     */
     public boolean conversionPaused() {
-        return currentState == FveMetadata.STATE_PAUSED
+        return type.equals("normal") && currentState == FveMetadata.STATE_PAUSED
                 && (nextState == FveMetadata.STATE_NORMAL || nextState == FveMetadata.STATE_DECRYPTED);
     }
 
