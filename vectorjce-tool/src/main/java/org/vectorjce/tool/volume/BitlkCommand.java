@@ -74,6 +74,12 @@ public final class BitlkCommand {
                 err.println("WARNING: " + w + ".");   // a bad copy, skipped for the next valid one
             }
             out.print(info.dump(image.toString(), ZoneId.systemDefault()));
+            if (!info.fullyEncrypted()) {
+                // encrypt-on-write or a conversion part way: what the metadata says and how the payload reads
+                // (a fully encrypted volume's text stays cryptsetup's bitlkDump, byte for byte)
+                out.print('\n');
+                out.print(info.conversionDump());
+            }
             return Exits.OK;
         }
         if (!quiet) {

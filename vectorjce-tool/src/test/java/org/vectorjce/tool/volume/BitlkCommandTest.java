@@ -56,8 +56,17 @@ class BitlkCommandTest {
         Path eow = BitlkFiles.write("bitlk-aes-xts-128-eow", dir);
         VolumeMainAccess.Result r = run("anaconda\n", "test", "--type", "bitlk", eow.toString());
         assertEquals(1, r.rc());
-        assertEquals("BitLocker volumes of type 'encrypt-on-write' (used-space-only encryption that encrypts on "
-                + "write) are not read, as cryptsetup does not activate them\n", r.err());
+        assertTrue(r.err().startsWith("BitLocker volumes of type 'encrypt-on-write' (used-space-only encryption that "
+                + "encrypts on write) are not read: which blocks Windows has encrypted is recorded only in the "
+                + "encrypt-on-write block maps the FVE-EOW descriptor at byte 35352576"), r.err());
+        assertTrue(r.err().endsWith("(cryptsetup, dislocker and libbde refuse these volumes too)\n"), r.err());
+        r = run(null, "info", "--type", "bitlk", eow.toString());
+        assertEquals(0, r.rc(), r.err());
+        assertTrue(r.out().contains("\nConversion:\n\tType:         \tencrypt-on-write (used space only)\n"
+                + "\tState:        \t4 (encrypted)\n\tNext state:   \t4 (encrypted)\n"
+                + "\tEncrypted size:\t104857600 [bytes]\n\tConvert size: \t0 [bytes]\n"
+                + "\tEOW descriptor:\t35352576 [bytes]\n\tEOW descriptor:\t52080640 [bytes]\n"
+                + "\tEOW signature:\tnot in this image\n\tPayload:      \tnot read: BitLocker volumes"), r.out());
         r = run(null, "test", "--type", "bitlk", "--key-slot", "1", eow.toString());
         assertEquals(1, r.rc());
         assertTrue(r.err().startsWith("--type bitlk takes no --key-slot"), r.err());

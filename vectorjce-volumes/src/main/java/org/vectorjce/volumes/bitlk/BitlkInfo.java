@@ -19,15 +19,17 @@ import org.vectorjce.volumes.internal.KeyDump;
  * @param version         the FVE metadata version (2)
  * @param guid            the volume's GUID
  * @param sectorSize      bytes per sector (512 or 4096)
- * @param volumeSize      the volume size the metadata gives, in bytes
+ * @param volumeSize      the block header's size at byte 16, which cryptsetup prints as the volume size and
+ *                        libbde and dislocker read as the encrypted volume size: the bytes from the volume's
+ *                        start that are encrypted ({@link #encryptedSize})
  * @param created         creation time, Unix seconds
  * @param description     the volume's description (computer, drive, date)
  * @param cipher          {@code aes}
  * @param mode            {@code xts-plain64}, {@code cbc-eboiv} or {@code cbc-elephant}
  * @param keyBits         bits of the volume key (the FVEK) cryptsetup maps
  * @param type            {@code normal}, {@code encrypt-on-write} or {@code unknown} (the header's GUID)
- * @param currentState    the metadata's current conversion state (4: fully encrypted)
- * @param nextState       the metadata's next conversion state (4: fully encrypted)
+ * @param currentState    the metadata's current conversion state ({@link #stateName}: 4 encrypted, 5 paused, ...)
+ * @param nextState       the state the conversion goes to (4 encrypted, 1 decrypted)
  * @param protectors      the VMKs, in the metadata's order
  * @param fvekDataSize    bytes of the FVEK entry's encrypted data
  * @param metadataOffsets byte offsets of the three FVE metadata copies
@@ -35,11 +37,17 @@ import org.vectorjce.volumes.internal.KeyDump;
  * @param headerSize      how many bytes were moved
  * @param payloadSize     bytes of the plaintext device (the image's size, as cryptsetup maps it)
  * @param warnings        bad metadata copies that were skipped
+ * @param convertSize     the block header's u32 at byte 24 (dislocker's {@code convert_size}): the bytes at the
+ *                        encrypted size that a running conversion (state 2) is moving
+ * @param eowDescriptors  for an encrypt-on-write volume, the two FVE-EOW descriptor offsets its volume header
+ *                        gives (bytes 200 and 208); empty otherwise
+ * @param eowDescriptorFound whether either of them holds the {@code FVE-EOW} signature in this image
  */
 public record BitlkInfo(boolean togo, int version, String guid, int sectorSize, long volumeSize, long created,
         String description, String cipher, String mode, int keyBits, String type, int currentState, int nextState,
         List<Protector> protectors, int fvekDataSize, List<Long> metadataOffsets, long headerOffset, long headerSize,
-        long payloadSize, List<String> warnings) implements VolumeInfo {
+        long payloadSize, List<String> warnings, long convertSize, List<Long> eowDescriptors,
+        boolean eowDescriptorFound) implements VolumeInfo {
     /** {@link VolumeFormat#BITLK}. */
     @Override
     public VolumeFormat format() {
@@ -80,21 +88,135 @@ public record BitlkInfo(boolean togo, int version, String guid, int sectorSize, 
     private static final DateTimeFormatter CTIME = DateTimeFormatter.ofPattern("EEE MMM ppd HH:mm:ss yyyy",
             Locale.US);
 
+    /** The name of conversion state {@code s} (dislocker's names; 4 is a fully encrypted volume). */
+    public static String stateName(int s) {
+        return switch (s) {
+            case FveMetadata.STATE_DECRYPTED -> "decrypted";
+            case FveMetadata.STATE_SWITCHING -> "conversion running";
+            case FveMetadata.STATE_EOW_ACTIVATED -> "encrypt-on-write activated";
+            case FveMetadata.STATE_NORMAL -> "encrypted";
+            case FveMetadata.STATE_PAUSED -> "conversion paused";
+            default -> "unknown";
+        };
+    }
+
+    /** {@link #volumeSize}: the bytes from the volume's start that are encrypted (libbde, dislocker). */
+    public long encryptedSize() {
+        return volumeSize;
+    }
+
+    /** Whether the metadata says the volume is wholly encrypted: type normal, states 4 and 4. */
+    public boolean fullyEncrypted() {
+        return type.equals("normal") && currentState == FveMetadata.STATE_NORMAL
+                && nextState == FveMetadata.STATE_NORMAL;
+    }
+
     /**
-     * Why the payload cannot be read (cryptsetup's {@code _activate_check}), or null when it can:
-     * a volume in the middle of encryption or decryption, or of the encrypt-on-write type.
+     * Whether the metadata says a conversion of a normal volume stopped part way: current state 5
+     * (paused), next 4 or 1 (an encrypt-on-write volume's map is elsewhere: never counted here).
+     */
+    public boolean conversionPaused() {
+        return type.equals("normal") && currentState == FveMetadata.STATE_PAUSED
+                && (nextState == FveMetadata.STATE_NORMAL || nextState == FveMetadata.STATE_DECRYPTED);
+    }
+
+    /**
+     * The byte of the payload from which the image's bytes are read as stored (not decrypted): the
+     * encrypted size for a paused conversion, the payload's size (nothing) for a fully encrypted volume.
+     * Both directions keep the encrypted part at the front: encryption runs from the front, and decryption
+     * from the back (libbde's format document), and dislocker copies every sector at or past the
+     * encrypted size. The metadata areas still read as zeros and the first sectors still come decrypted
+     * from their new place, on either side.
+     */
+    public long plaintextFrom() {
+        return conversionPaused() ? volumeSize : payloadSize;
+    }
+
+    /**
+     * Why the payload cannot be read, or null when it can: a fully encrypted volume (type normal, states
+     * 4/4, as cryptsetup activates it), or a normal volume whose encryption or decryption was paused
+     * (states 5/4 or 5/1: encrypted up to {@link #encryptedSize}, as stored past it), which cryptsetup
+     * refuses. Refused by name: encrypt-on-write volumes (their map of encrypted blocks is in FVE-EOW block
+     * maps this library does not read), an unknown type, a conversion that was running (state 2), any
+     * other state, and an encrypted size that is not a whole number of sectors inside the volume.
      */
     public String activationProblem() {
-        if (currentState != FveMetadata.STATE_NORMAL || nextState != FveMetadata.STATE_NORMAL) {
-            return "This BitLocker volume is partially encrypted or decrypted (conversion state " + currentState
-                    + ", next state " + nextState + "; 4 is fully encrypted): its payload is not read, as cryptsetup"
-                    + " does not activate it";
+        if (type.equals("encrypt-on-write")) {
+            String where = eowDescriptors.isEmpty() ? "" : " at byte " + Long.toUnsignedString(eowDescriptors.get(0))
+                    + (eowDescriptors.size() > 1 ? " (copy at " + Long.toUnsignedString(eowDescriptors.get(1)) + ")"
+                    : "");
+            return "BitLocker volumes of type 'encrypt-on-write' (used-space-only encryption that encrypts on write)"
+                    + " are not read: which blocks Windows has encrypted is recorded only in the encrypt-on-write block"
+                    + " maps the FVE-EOW descriptor" + where + " leads to, "
+                    + (eowDescriptorFound ? "which this library does not read"
+                    : "and this image holds no FVE-EOW descriptor there, so the map is not in it")
+                    + "; the metadata's encrypted size (" + Long.toUnsignedString(volumeSize) + " bytes, state "
+                    + currentState + "/" + nextState + ") does not say it, and decrypting every sector would turn"
+                    + " space never written since the conversion into noise (cryptsetup, dislocker and libbde refuse"
+                    + " these volumes too)";
         }
         if (!type.equals("normal")) {
-            return "BitLocker volumes of type '" + type + "' (used-space-only encryption that encrypts on write)"
-                    + " are not read, as cryptsetup does not activate them";
+            return "BitLocker volumes of type '" + type + "' (an unknown encryption-type GUID in the volume header)"
+                    + " are not read";
         }
-        return null;
+        if (fullyEncrypted()) {
+            return null;
+        }
+        String states = " (conversion state " + currentState + " " + stateName(currentState) + ", next state "
+                + nextState + " " + stateName(nextState) + ")";
+        if (conversionPaused()) {
+            long s = sectorSize;
+            if (Long.compareUnsigned(volumeSize, headerSize) < 0 || Long.compareUnsigned(volumeSize, payloadSize) > 0
+                    || volumeSize % s != 0) {
+                return "This BitLocker volume is partially " + (nextState == FveMetadata.STATE_NORMAL ? "encrypted"
+                        : "decrypted") + states + " and its metadata gives an encrypted size of "
+                        + Long.toUnsignedString(volumeSize) + " bytes, not a whole number of " + s + "-byte sectors"
+                        + " from the " + headerSize + " relocated header bytes to the " + payloadSize
+                        + "-byte volume: where the encrypted part ends cannot be known, so the payload is not read";
+            }
+            return null;
+        }
+        if (currentState == FveMetadata.STATE_SWITCHING) {
+            return "This BitLocker volume was being " + (nextState == FveMetadata.STATE_DECRYPTED ? "decrypted"
+                    : "encrypted") + " when the image was taken" + states + ": the " + Long.toUnsignedString(convertSize)
+                    + " bytes at byte " + Long.toUnsignedString(volumeSize) + " were in the middle of conversion, so"
+                    + " which of their sectors are encrypted cannot be known; the payload is not read (pause the"
+                    + " conversion in Windows, state 5, and take the image again)";
+        }
+        return "This BitLocker volume is in a conversion state this library does not read" + states
+                + ": only fully encrypted (4/4) and paused (5/4, 5/1) volumes are";
+    }
+
+    /**
+     * The conversion facts (not part of {@code cryptsetup bitlkDump}'s text): type, states, encrypted and
+     * convert sizes, the encrypt-on-write descriptors, and how the payload is laid out or why it is not read.
+     */
+    public String conversionDump() {
+        StringBuilder s = new StringBuilder();
+        s.append("Conversion:\n");
+        s.append("\tType:         \t").append(type).append(type.equals("encrypt-on-write") ? " (used space only)" : "")
+                .append('\n');
+        s.append("\tState:        \t").append(currentState).append(" (").append(stateName(currentState))
+                .append(")\n");
+        s.append("\tNext state:   \t").append(nextState).append(" (").append(stateName(nextState)).append(")\n");
+        s.append("\tEncrypted size:\t").append(Long.toUnsignedString(volumeSize)).append(" [bytes]\n");
+        s.append("\tConvert size: \t").append(convertSize).append(" [bytes]\n");
+        for (long o : eowDescriptors) {
+            s.append("\tEOW descriptor:\t").append(Long.toUnsignedString(o)).append(" [bytes]\n");
+        }
+        if (!eowDescriptors.isEmpty()) {
+            s.append("\tEOW signature:\t").append(eowDescriptorFound ? "found" : "not in this image").append('\n');
+        }
+        String problem = activationProblem();
+        if (problem != null) {
+            s.append("\tPayload:      \tnot read: ").append(problem).append('\n');
+        } else if (plaintextFrom() < payloadSize) {
+            s.append("\tPayload:      \tdecrypted below byte ").append(plaintextFrom())
+                    .append(", as stored from there to byte ").append(payloadSize).append('\n');
+        } else {
+            s.append("\tPayload:      \tdecrypted throughout\n");
+        }
+        return s.toString();
     }
 
     /** {@code cryptsetup bitlkDump}'s text (cryptsetup 2.6's layout) for {@code device}, times in {@code zone}. */

@@ -16,7 +16,9 @@ import org.vectorjce.volumes.internal.SectorPayload;
  *     to read as zeros (dm-zero segments);</li>
  * <li>first {@code headerSize} bytes are those moved sectors, read and decrypted from
  *     {@code headerOffset} with the IVs of that place;</li>
- * <li>every other byte is the image's own, decrypted with the IV of its own place.</li>
+ * <li>every other byte is the image's own, decrypted with the IV of its own place; or, from
+ *     {@code plainFrom} on (a volume whose conversion was paused: {@link BitlkInfo#plaintextFrom}),
+ *     the image's own as stored, not decrypted.</li>
  * </ul>
  * IVs count sectors of the volume's sector size (cryptsetup sets {@code iv_large_sectors} for
  * 4096-byte sectors): sector number = the byte offset in the image / sector size. One
@@ -29,10 +31,11 @@ final class BitlkPayload extends SectorPayload {
     private final SectorCipher cipher;
     private final long[][] zero;      // {start, end} in bytes, sorted by nothing: four areas
     private final long headerOffset, headerSize;
+    private final long plainFrom;
     private final int sector;
 
     BitlkPayload(SeekableByteChannel image, long size, int sectorSize, SectorCipher cipher, long[][] zeroAreas,
-            long headerOffset, long headerSize) {
+            long headerOffset, long headerSize, long plainFrom) {
         super(size, sectorSize, false);
         this.image = image;
         this.cipher = cipher;
@@ -43,26 +46,34 @@ final class BitlkPayload extends SectorPayload {
         }
         this.headerOffset = headerOffset;
         this.headerSize = headerSize;
+        if (plainFrom % sectorSize != 0 || plainFrom < headerSize) {
+            throw new IllegalArgumentException("plaintext from byte " + plainFrom);
+        }
+        this.plainFrom = plainFrom;
     }
 
     /**
      * The segment at logical byte {@code p}: where its ciphertext is in the image (-1: zeros) as
-     * {@code [0]}, and how many bytes from {@code p} it runs as {@code [1]} (up to {@code max}).
+     * {@code [0]}, how many bytes from {@code p} it runs as {@code [1]} (up to {@code max}), and
+     * whether it is decrypted (1) or read as stored (0) as {@code [2]}.
      */
     private long[] segment(long p, long max) {
         long end = p + max;
         for (long[] z : zero) {
             if (p >= z[0] && p < z[1]) {
-                return new long[] {-1, Math.min(z[1], end) - p};
+                return new long[] {-1, Math.min(z[1], end) - p, 0};
             }
             if (z[0] > p && z[0] < end) {
                 end = z[0];
             }
         }
         if (p < headerSize) {
-            return new long[] {headerOffset + p, Math.min(headerSize, end) - p};
+            return new long[] {headerOffset + p, Math.min(headerSize, end) - p, 1};
         }
-        return new long[] {p, end - p};
+        if (p >= plainFrom) {
+            return new long[] {p, end - p, 0};
+        }
+        return new long[] {p, Math.min(plainFrom, end) - p, 1};
     }
 
     @Override
@@ -87,9 +98,9 @@ final class BitlkPayload extends SectorPayload {
             int n = (int) seg[1];
             if (seg[0] < 0) {
                 Arrays.fill(b, off, off + n, (byte) 0);
-            } else {
+            } else if (seg[2] != 0) {
                 cipher.decrypt(seg[0] / sector, b, off, n);
-            }
+            }   // else: stored as plaintext, left as read
             off += n;
             len -= n;
             p += n;

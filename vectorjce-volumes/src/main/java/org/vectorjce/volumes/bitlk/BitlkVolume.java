@@ -63,8 +63,12 @@ import org.vectorjce.volumes.internal.VolumeLifecycle;
  * <p>The payload ({@link BitlkPayload}) is laid out as cryptsetup maps the volume: AES-XTS
  * ({@code aes-xts-plain64}), AES-CBC with dm-crypt's {@code eboiv}, or AES-CBC with the Elephant
  * diffuser (Windows Vista and 7, {@code aes-cbc-elephant}), on the provider's sector API.
- * {@link #payload()} refuses partially encrypted and encrypt-on-write volumes, which cryptsetup
- * does not activate ({@link BitlkInfo#activationProblem}); they still open and give their key.
+ * A volume whose encryption or decryption was paused (conversion state 5, which cryptsetup does not
+ * activate) is read as Windows shows it: decrypted up to the metadata's encrypted size, the image's bytes
+ * as stored past it ({@link BitlkInfo#plaintextFrom}). {@link #payload()} refuses by name, saying why
+ * ({@link BitlkInfo#activationProblem}), encrypt-on-write ("used space only") volumes, whose map of
+ * encrypted blocks this library does not read, a conversion caught running, and unknown states; they
+ * still open and give their key.
  *
  * <p>Errors: {@link WrongPassphraseException} when no protector opened, {@link CorruptHeaderException}
  * for metadata that breaks the format or does not fit the image (the message names the field),
@@ -126,7 +130,9 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
                 m.eow ? "encrypt-on-write" : m.typeKnown ? "normal" : "unknown", m.currState, m.nextState,
                 List.copyOf(ps), m.fvek.data().length,
                 List.of(m.metadataOffset[0], m.metadataOffset[1], m.metadataOffset[2]), m.volumeHeaderOffset,
-                m.volumeHeaderSize, size, List.copyOf(m.warnings));
+                m.volumeHeaderSize, size, List.copyOf(m.warnings), m.convertSize,
+                m.eow && !m.togo ? List.of(m.eowOffsets[0], m.eowOffsets[1]) : List.of(),
+                m.eowFound[0] || m.eowFound[1]);
     }
 
     /** The header's fields, the protectors, where the payload's parts lie. */
@@ -160,8 +166,8 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
      * The plaintext device, read-only, from position 0 (one channel per volume: a second call returns
      * a new one and closes the first). Closing the volume closes it.
      *
-     * @throws UnsupportedVolumeException for a partially encrypted or encrypt-on-write volume (the
-     *     message says which)
+     * @throws UnsupportedVolumeException for an encrypt-on-write volume, a conversion caught running, an
+     *     unknown type or state, or an encrypted size outside the volume (the message names the case and why)
      */
     @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
@@ -172,7 +178,7 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
         }
         SectorCipher c = VolumeLifecycle.sectorCipher(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, provider);
         BitlkPayload payload = new BitlkPayload(image, info.payloadSize(), info.sectorSize(), c, meta.zeroAreas(),
-                meta.volumeHeaderOffset, meta.volumeHeaderSize);
+                meta.volumeHeaderOffset, meta.volumeHeaderSize, info.plaintextFrom());
         return handOut(payload);
     }
 

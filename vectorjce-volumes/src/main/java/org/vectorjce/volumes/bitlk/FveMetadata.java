@@ -56,7 +56,15 @@ final class FveMetadata {
         (byte) 0x99, (byte) 0xf6, (byte) 0xa3, 0x39, (byte) 0xe3, (byte) 0xd0, 0x01};
     static final byte[] GUID_EOW = {0x3b, 0x4d, (byte) 0xa8, (byte) 0x92, (byte) 0x80, (byte) 0xdd, 0x0e, 0x4d,
         (byte) 0x9e, 0x4e, (byte) 0xb1, (byte) 0xe3, 0x28, 0x4e, (byte) 0xae, (byte) 0xd8};
-    static final int STATE_NORMAL = 4;
+    /**
+     * The conversion states of the block header (offsets 12 and 14), as dislocker's {@code metadata.priv.h} names them:
+     * 1 decrypted, 2 switching (a conversion running), 3 encrypt-on-write activated, 4 encrypted, 5 conversion
+     * paused. libbde's format document has 5 current / 1 next on a volume whose decryption was paused.
+     */
+    static final int STATE_DECRYPTED = 1, STATE_SWITCHING = 2, STATE_EOW_ACTIVATED = 3, STATE_NORMAL = 4,
+            STATE_PAUSED = 5;
+    /** The signature of an encrypt-on-write descriptor ({@code FVE-EOW} and a NUL; dislocker, libbde, keramics). */
+    static final byte[] SIGNATURE_EOW = "FVE-EOW\0".getBytes(StandardCharsets.US_ASCII);
 
     // entry types and value types (cryptsetup's BITLKFVEEntryType, BITLKFVEEntryValue)
     static final int TYPE_PROPERTY = 0, TYPE_VMK = 2, TYPE_FVEK = 3, TYPE_STARTUP_KEY = 6, TYPE_DESCRIPTION = 7,
@@ -124,7 +132,14 @@ final class FveMetadata {
     int sectorSize;
     boolean eow, typeKnown;
     int currState, nextState;
+    /** The block header's "encrypted volume size" (cryptsetup's volume_size; libbde, dislocker: encrypted size). */
     long volumeSize;
+    /** The block header's u32 at 24: dislocker's convert_size, the region at volumeSize a running conversion holds. */
+    long convertSize;
+    /** Encrypt-on-write only: the two FVE-EOW descriptor offsets of the volume header (bytes 200 and 208). */
+    long[] eowOffsets = new long[2];
+    /** Whether each of them holds the FVE-EOW signature in this image. */
+    boolean[] eowFound = new boolean[2];
     int version;
     String guid;
     byte[] guidBytes;
@@ -257,6 +272,19 @@ final class FveMetadata {
         for (int i = 0; i < 3; i++) {
             offsets[i] = u64(h, sbOffset + 16 + 8 * i);
         }
+        if (m.eow && !m.togo) {
+            // the used-space-only header adds two descriptor offsets after the metadata's (dislocker's
+            // eow_information_off at 0xc8; keramics' eow_descriptor_offset1/2)
+            for (int i = 0; i < 2; i++) {
+                long o = u64(h, sbOffset + 40 + 8 * i);
+                m.eowOffsets[i] = o;
+                if (o > 0 && o <= size - SIGNATURE_EOW.length) {
+                    byte[] sig = new byte[SIGNATURE_EOW.length];
+                    readFully(img, o, sig, sig.length);
+                    m.eowFound[i] = Arrays.equals(sig, SIGNATURE_EOW);
+                }
+            }
+        }
 
         // the three copies: the first that reads whole, has the signature and version, and passes its CRC-32
         byte[] block = null;
@@ -334,6 +362,7 @@ final class FveMetadata {
         m.currState = u16(b, 12);
         m.nextState = u16(b, 14);
         m.volumeSize = u64(b, 16);
+        m.convertSize = u32(b, 24);
         m.version = u16(b, 10);
         m.guidBytes = Arrays.copyOfRange(b, 80, 96);
         m.guid = guid(b, 80);

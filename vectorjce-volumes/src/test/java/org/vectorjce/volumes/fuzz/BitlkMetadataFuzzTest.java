@@ -80,8 +80,10 @@ class BitlkMetadataFuzzTest {
         h.putShort(v, (short) 88).putShort(v + 2, (short) 1).putInt(v + 4, (int) crc.getValue());
         h.putShort(v + 8, (short) 80).putShort(v + 10, (short) 0).putShort(v + 12, (short) 5);
         try {
-            BitlkVolume.info(new LuksHeaderFuzzTest.SparseChannel(head, 100L << 20), "fuzz").dump("fuzz",
-                    ZoneOffset.UTC);
+            org.vectorjce.volumes.bitlk.BitlkInfo info = BitlkVolume.info(
+                    new LuksHeaderFuzzTest.SparseChannel(head, 100L << 20), "fuzz");
+            info.dump("fuzz", ZoneOffset.UTC);
+            info.conversionDump();   // the states and encrypted size, whatever they hold, give a text or a refusal
         } catch (VolumeException expected) {
             // a refusal that names the problem: fine
         }
