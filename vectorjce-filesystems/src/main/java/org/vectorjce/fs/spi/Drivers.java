@@ -7,11 +7,13 @@ import org.vectorjce.fs.UnknownFileSystemException;
 import org.vectorjce.fs.exfat.ExfatDriver;
 import org.vectorjce.fs.fat.FatDriver;
 import org.vectorjce.fs.ntfs.NtfsDriver;
+import org.vectorjce.fs.xfs.XfsDriver;
 
 /** The table of filesystem drivers, and the probe loop over it. */
 public final class Drivers {
     /** Every driver, in the order they are probed. */
-    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver(), new NtfsDriver());
+    public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver(), new NtfsDriver(),
+            new XfsDriver());
 
     private Drivers() {
     }
