@@ -45,6 +45,8 @@ final class DirReader {
     private boolean sfWide;
     /** The next fs block of the data fork to look at. */
     private long next;
+    /** When not -1, entries whose names are not this many bytes long are skipped undecoded (lookup). */
+    private int onlyLength = -1;
 
     DirReader(XfsFileSystem fs, Inode dir) throws IOException {
         this.fs = fs;
@@ -69,6 +71,15 @@ final class DirReader {
         } else {
             map = new ExtentMap(fs, dir);
         }
+    }
+
+    /**
+     * Makes {@link #next} skip, without decoding them, entries whose names are not {@code bytes} long:
+     * a lookup's filter, for a name whose UTF-8 form is that long and holds no character the decoding
+     * substitutes.
+     */
+    void onlyLength(int bytes) {
+        onlyLength = bytes;
     }
 
     private CorruptFileSystemException bad(String what, long at) {
@@ -106,9 +117,13 @@ final class DirReader {
             if (len == 0 || numAt + width > end) {
                 throw bad("short-form entry of a " + len + "-byte name passes the directory's end", bufAt);
             }
-            String name = Be.name(buf, pos + 3, len);
             long ino = sfWide ? Be.u64(buf, numAt) : Be.u32(buf, numAt);
+            int at = pos + 3;
             pos = numAt + width;
+            if (onlyLength >= 0 && len != onlyLength) {
+                continue;
+            }
+            String name = Be.name(buf, at, len);
             if (!name.equals(".") && !name.equals("..")) {
                 return new Entry(name, ino);
             }
@@ -198,8 +213,12 @@ final class DirReader {
         if (len == 0 || size > end - pos) {
             throw bad("directory entry of a " + len + "-byte name at " + pos + " passes the entries' end", bufAt);
         }
-        String name = Be.name(buf, pos + 9, len);
+        int at = pos + 9;
         pos += size;
+        if (onlyLength >= 0 && len != onlyLength) {
+            return null;
+        }
+        String name = Be.name(buf, at, len);
         return name.equals(".") || name.equals("..") ? null : new Entry(name, ino);
     }
 }

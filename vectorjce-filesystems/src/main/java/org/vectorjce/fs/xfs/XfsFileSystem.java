@@ -23,7 +23,8 @@ import org.vectorjce.fs.spi.NodeStream;
  * read as it is on disk.
  *
  * <p>Lookup scans the folder's entries in order (the leaf blocks' hash index is not used): linear in
- * the folder's size, but one directory block is held at a time.
+ * the folder's size, but one directory block is held at a time, and names of another length are
+ * skipped without being decoded.
  */
 final class XfsFileSystem implements DiskFs {
     final Device device;
@@ -105,6 +106,10 @@ final class XfsFileSystem implements DiskFs {
             return null;
         }
         DirReader r = new DirReader(this, in);
+        if (name.indexOf('_') < 0 && name.indexOf('\uFFFD') < 0) {
+            // no character a decoded name may have gained: only names of the same UTF-8 length can match
+            r.onlyLength(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
         for (DirReader.Entry e = r.next(); e != null; e = r.next()) {
             if (sb.asciiCi ? asciiEqualsIgnoreCase(e.name(), name) : e.name().equals(name)) {
                 return node(e.ino(), e.name());

@@ -146,8 +146,13 @@ class XfsImageTest {
         assertEquals(1, format("small5"), "short form");
         assertEquals(2, format("block100"), "extents");
         assertEquals(3, format("fragmented"), "an extent B+tree");
-        // the 20000-entry folder: node form at least (its leaf blocks live past 32 GiB)
-        assertTrue(format("node20000") >= 2);
+        // 300 long names: leaf form (several data blocks and a leaf block, extents in the inode)
+        assertEquals(2, format("leaf300"));
+        assertTrue(XfsImages.dbNumber(XfsImages.db(image, "inode " + seen.get("leaf300").ino(), "print core.size"),
+                "core.size") > 4096, "more than one data block");
+        assertTrue(format("leaf2000") >= 2);
+        // 20000 short names: a B+tree directory (its data fork's extents in a bmbt)
+        assertEquals(3, format("node20000"), "a B+tree directory");
     }
 
     private static long format(String name) throws Exception {

@@ -143,6 +143,10 @@ final class XfsImages {
         for (int i = 0; i < 2000; i++) {
             Files.createFile(leaf.resolve("a-rather-longer-file-name-number-" + i + ".dat"));
         }
+        Path leaf300 = Files.createDirectories(root.resolve("leaf300"));
+        for (int i = 0; i < 300; i++) {
+            Files.createFile(leaf300.resolve("a-longer-name-for-a-leaf-form-directory-" + i));
+        }
         Path node = Files.createDirectories(root.resolve("node20000"));
         for (int i = 0; i < 20000; i++) {
             Files.createFile(node.resolve("n" + i));
