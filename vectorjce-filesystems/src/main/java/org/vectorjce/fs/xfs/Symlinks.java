@@ -36,27 +36,33 @@ final class Symlinks {
         return new String(t, StandardCharsets.UTF_8).replace('\0', '_');
     }
 
+    /**
+     * The target from the link's extents: per {@code xfs_symlink_write_target}, each extent is one
+     * buffer with (v5) one header at its start and a CRC over the whole extent.
+     */
     private static void remote(XfsFileSystem fs, Inode in, byte[] t) throws IOException {
         Superblock sb = fs.sb;
         boolean v5 = sb.version == 5;
         int header = v5 ? 56 : 0;
         ExtentMap map = new ExtentMap(fs, in);
         int done = 0;
-        for (long block = 0; done < t.length; block++) {
+        long block = 0;
+        while (done < t.length) {
             Extent e = map.find(block);
-            if (e == null || !e.contains(block) || e.unwritten()) {
-                throw new CorruptFileSystemException("XFS: symbolic link inode " + in.number + ": block " + block
-                        + " of its target is not mapped", in.offset);
+            String what = "XFS: symbolic link inode " + in.number + ": block " + block;
+            if (e == null || e.startOff() != block || e.unwritten() || e.count() > (64 << 10) >> sb.blockLog) {
+                throw new CorruptFileSystemException(what + " does not start an extent of at most 64 KiB",
+                        in.offset);
             }
-            long at = e.deviceOffset(sb, in.number) + ((block - e.startOff()) << sb.blockLog);
-            byte[] b = fs.cache.read(at, sb.blockSize, "XFS: symbolic link block");
-            int n = Math.min(t.length - done, sb.blockSize - header);
+            long at = e.deviceOffset(sb, in.number);
+            int len = (int) (e.count() << sb.blockLog);
+            byte[] b = fs.cache.read(at, len, "XFS: symbolic link block");
+            int n = Math.min(t.length - done, len - header);
             if (v5) {
-                String what = "XFS: symbolic link inode " + in.number + ": block " + block;
                 if (Be.u32(b, 0) != MAGIC) {
                     throw new CorruptFileSystemException(what + " has no \"XSLM\" magic", at);
                 }
-                if (!Be.crcOk(b, 0, sb.blockSize, 12)) {
+                if (!Be.crcOk(b, 0, len, 12)) {
                     throw new CorruptFileSystemException(what + ": CRC does not match", at);
                 }
                 if (Be.u32(b, 4) != done || Be.u32(b, 8) != n || Be.u64(b, 32) != in.number) {
@@ -66,6 +72,7 @@ final class Symlinks {
             }
             System.arraycopy(b, header, t, done, n);
             done += n;
+            block = e.end();
         }
     }
 }

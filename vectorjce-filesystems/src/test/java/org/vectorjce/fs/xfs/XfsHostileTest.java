@@ -45,7 +45,7 @@ class XfsHostileTest {
     @BeforeAll
     static void build() throws Exception {
         XfsImages.assumeTools();
-        image = XfsImages.mkfs(dir.resolve("base.img"));
+        image = XfsImages.mkfs(dir.resolve("base.img"), java.util.UUID.randomUUID().toString());
         long[] inos = new long[3];
         XfsImages.mounted(image, dir.resolve("mnt"), root -> {
             Files.writeString(root.resolve("victim"), "x".repeat(10000));

@@ -25,7 +25,6 @@ import org.vectorjce.fs.testing.Tools;
  * owners, modes, nanosecond mtimes, SHA-256 of the bytes, link targets) is recorded before unmounting.
  */
 final class XfsImages {
-    static final String UUID = "3a1c5e7f-0b2d-4e6f-8a9b-c1d2e3f40516";
     static final String LABEL = "VJCEXFS";
 
     private XfsImages() {
@@ -44,10 +43,14 @@ final class XfsImages {
         Tools.assumeTool("mkfs.xfs", "xfs_db", "losetup", "mount", "umount");
     }
 
-    /** A 300 MiB sparse image made by mkfs.xfs with the label and UUID above, and {@code extra} options. */
-    static Path mkfs(Path image, String... extra) throws Exception {
+    /**
+     * A 300 MiB sparse image made by mkfs.xfs with the label above, the UUID {@code uuid} (each image
+     * its own: the kernel refuses to mount two filesystems with one UUID, and test classes run at
+     * once), and {@code extra} options.
+     */
+    static Path mkfs(Path image, String uuid, String... extra) throws Exception {
         Tools.sparse(image, 300L << 20);
-        String[] cmd = Stream.concat(Stream.of("mkfs.xfs", "-f", "-q", "-L", LABEL, "-m", "uuid=" + UUID),
+        String[] cmd = Stream.concat(Stream.of("mkfs.xfs", "-f", "-q", "-L", LABEL, "-m", "uuid=" + uuid),
                 Stream.concat(Stream.of(extra), Stream.of(image.toString()))).toArray(String[]::new);
         Tools.ok(cmd);
         return image;
