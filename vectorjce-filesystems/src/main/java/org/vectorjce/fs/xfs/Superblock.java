@@ -134,6 +134,10 @@ final class Superblock {
             throw bad(sb.agCount + " allocation groups of " + sb.agBlocks + " blocks (log " + sb.agBlkLog
                     + ") are out of range");
         }
+        if (sb.agCount > (deviceSize >> sb.blockLog) / sb.agBlocks + 1) {
+            throw bad(sb.agCount + " allocation groups of " + sb.agBlocks + " blocks pass the end of the "
+                    + deviceSize + "-byte device");
+        }
         if (sb.dblocks < 1 || sb.dblocks > sb.agCount * sb.agBlocks || sb.dblocks <= (sb.agCount - 1) * sb.agBlocks) {
             throw bad(sb.dblocks + " blocks do not fill " + sb.agCount + " groups of " + sb.agBlocks);
         }

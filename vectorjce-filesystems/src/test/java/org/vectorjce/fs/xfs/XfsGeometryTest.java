@@ -1,11 +1,15 @@
 package org.vectorjce.fs.xfs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +26,25 @@ import org.vectorjce.fs.spi.FsOptions;
 class XfsGeometryTest {
     @TempDir
     Path dir;
+
+    /** mkfs.xfs -n version=ci (ASCII case-insensitive names), filled from a protofile. */
+    @Test
+    void asciiCiComparesNamesIgnoringAsciiCase() throws Exception {
+        XfsImages.assumeTools();
+        Path src = Files.writeString(dir.resolve("src"), "content");
+        Path proto = Files.writeString(dir.resolve("proto"), "boot\n0 0\nd--755 0 0\nMixedCase ---644 0 0 " + src
+                + "\nÜber ---644 0 0 " + src + "\n$\n");
+        Path image = org.vectorjce.fs.testing.Tools.sparse(dir.resolve("ci.img"), 300L << 20);
+        org.vectorjce.fs.testing.Tools.ok("mkfs.xfs", "-f", "-q", "-n", "version=ci", "-p", proto.toString(),
+                image.toString());
+        try (Device d = Device.open(image, false); DiskFs fs = new XfsDriver().open(d, FsOptions.defaults())) {
+            assertFalse(fs.caseSensitive());
+            assertNotNull(fs.lookup(fs.root(), "mixedCASE"));
+            assertEquals("MixedCase", fs.lookup(fs.root(), "mixedcase").name());
+            assertNotNull(fs.lookup(fs.root(), "Über"));
+            assertNull(fs.lookup(fs.root(), "über"), "only ASCII letters fold");
+        }
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"-b size=1024 -n size=8192", "-i size=1024 -m bigtime=0,finobt=0,reflink=0",

@@ -123,6 +123,39 @@ class XfsImageTest {
         assertNull(fs.lookup(root, "SMALL5"), "case-sensitive");
     }
 
+    /** Four threads reading one Content at interleaved offsets see what one thread sees. */
+    @Test
+    void concurrentReadsAgree() throws Exception {
+        Content c = fs.open(fs.lookup(fs.root(), "fragmented"), null);
+        byte[] whole = new byte[(int) c.size()];
+        ByteBuffer all = ByteBuffer.wrap(whole);
+        while (all.hasRemaining() && c.read(all, all.position()) > 0) {
+            // until full
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> jobs = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int seed = t;
+                jobs.add(pool.submit(() -> {
+                    java.util.Random r = new java.util.Random(seed);
+                    for (int i = 0; i < 300; i++) {
+                        int pos = r.nextInt(whole.length);
+                        ByteBuffer b = ByteBuffer.allocate(Math.min(1 + r.nextInt(20000), whole.length - pos));
+                        c.read(b, pos);
+                        assertEquals(ByteBuffer.wrap(whole, pos, b.position()), b.flip());
+                    }
+                    return null;
+                }));
+            }
+            for (var j : jobs) {
+                j.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void readsAtAnyOffset() throws Exception {
         Node huge = fs.lookup(fs.root(), "huge");
