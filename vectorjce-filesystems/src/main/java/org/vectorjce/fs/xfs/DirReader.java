@@ -143,11 +143,19 @@ final class DirReader {
         }
         long first = Math.max(next, e.startOff()) & -perDirBlock;
         next = first + perDirBlock;
-        int dbs = fs.sb.dirBlockSize();
-        byte[] b = new byte[dbs];
+        byte[] b = new byte[fs.sb.dirBlockSize()];
+        parseHeader(b, readBlock(first, b));
+        return true;
+    }
+
+    /**
+     * Reads the directory block whose first fs block is file block {@code first} into {@code b},
+     * every one of its fs blocks mapped; returns the device offset of the first.
+     */
+    long readBlock(long first, byte[] b) throws IOException {
         long addr = -1;
         for (int k = 0; k < perDirBlock; k++) {
-            Extent x = k == 0 && e.contains(first) ? e : map.find(first + k);
+            Extent x = map.find(first + k);
             if (x == null || !x.contains(first + k) || x.unwritten()) {
                 throw bad("directory block at offset " + first + " is not wholly mapped", dir.offset);
             }
@@ -157,8 +165,27 @@ final class DirReader {
             }
             fs.cache.read(at, b, k << fs.sb.blockLog, fs.sb.blockSize, "XFS: directory block");
         }
-        parseHeader(b, addr);
-        return true;
+        return addr;
+    }
+
+    /**
+     * The entry at byte {@code dirByte} of the directory's data space (a leaf entry's address × 8),
+     * from its checked data block; null for a free span or "." / "..".
+     */
+    Entry entryAt(long dirByte) throws IOException {
+        int dbs = fs.sb.dirBlockSize();
+        long db = dirByte / dbs;
+        if (dirByte < 0 || db * perDirBlock >= leafBlock) {
+            throw bad("leaf entry's address " + dirByte + " is outside the data blocks", dir.offset);
+        }
+        byte[] b = new byte[dbs];
+        parseHeader(b, readBlock(db * perDirBlock, b));
+        int at = (int) (dirByte % dbs);
+        if (at < pos || at >= end || (at & 7) != 0) {
+            throw bad("leaf entry's address " + dirByte + " is not an entry of its data block", bufAt);
+        }
+        pos = at;
+        return nextData();
     }
 
     private void parseHeader(byte[] b, long at) throws CorruptFileSystemException {

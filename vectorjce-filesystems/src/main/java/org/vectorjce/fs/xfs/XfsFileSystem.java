@@ -1,6 +1,7 @@
 package org.vectorjce.fs.xfs;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.NotLinkException;
@@ -22,9 +23,9 @@ import org.vectorjce.fs.spi.NodeStream;
  * read straight from the device. The log is not replayed: a filesystem not cleanly unmounted is
  * read as it is on disk.
  *
- * <p>Lookup scans the folder's entries in order (the leaf blocks' hash index is not used): linear in
- * the folder's size, but one directory block is held at a time, and names of another length are
- * skipped without being decoded.
+ * <p>Lookup goes through the directory's hash index ({@link DirHash}); short-form folders, ascii-ci
+ * filesystems and names holding '_' (which may stand for a sanitized '/') are scanned instead, names
+ * of another length skipped undecoded.
  */
 final class XfsFileSystem implements DiskFs {
     final Device device;
@@ -105,10 +106,16 @@ final class XfsFileSystem implements DiskFs {
         if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0) {
             return null;
         }
+        boolean faithful = name.indexOf('_') < 0 && name.indexOf('\uFFFD') < 0;
+        if (faithful && !sb.asciiCi && in.format != Inode.FMT_LOCAL) {
+            DirReader.Entry e = DirHash.lookup(this, in, name, name.getBytes(StandardCharsets.UTF_8));
+            return e == null ? null : node(e.ino(), e.name());
+        }
+        // short form, ascii-ci (another hash), or a name a sanitized one may stand for: a scan
         DirReader r = new DirReader(this, in);
-        if (name.indexOf('_') < 0 && name.indexOf('\uFFFD') < 0) {
-            // no character a decoded name may have gained: only names of the same UTF-8 length can match
-            r.onlyLength(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        if (faithful) {
+            // only names of the same UTF-8 length can match
+            r.onlyLength(name.getBytes(StandardCharsets.UTF_8).length);
         }
         for (DirReader.Entry e = r.next(); e != null; e = r.next()) {
             if (sb.asciiCi ? asciiEqualsIgnoreCase(e.name(), name) : e.name().equals(name)) {

@@ -8,7 +8,7 @@
  * block numbers into offsets ({@code Superblock}), inodes ({@code Inode}), extent records
  * ({@code Extent}) found in the inode or through the extent B+tree ({@code ExtentMap},
  * {@code BmbtBlocks}), file bytes ({@code FileContent}), directories in every form
- * ({@code DirReader}), symbolic links ({@code Symlinks}), and the filesystem itself
+ * ({@code DirReader}) and their hash index for lookup ({@code DirHash}), symbolic links ({@code Symlinks}), and the filesystem itself
  * ({@code XfsFileSystem}). Version 5 (CRC) filesystems are read with every CRC32C checked (superblock,
  * inodes, bmbt blocks, directory data blocks, remote symlink blocks); version 4 with v2 directories
  * too.
@@ -20,8 +20,7 @@
  * from the device into the caller's buffer.
  *
  * <p>Not read: the log (a filesystem not cleanly unmounted is read as it is on disk), extended
- * attributes, the realtime device (realtime files are refused), the directory hash leaves (lookup
- * scans the data blocks), the free-space and inode B+trees (free space is the superblock's lazily
- * kept counter).
+ * attributes, the realtime device (realtime files are refused), the directories' free-index
+ * blocks, the free-space and inode B+trees (free space is the superblock's lazily kept counter).
  */
 package org.vectorjce.fs.xfs;

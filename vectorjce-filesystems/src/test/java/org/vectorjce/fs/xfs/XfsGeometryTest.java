@@ -73,6 +73,7 @@ class XfsGeometryTest {
         try (Device d = Device.open(image, false); DiskFs fs = new XfsDriver().open(d, FsOptions.defaults())) {
             assertEquals(XfsImages.dbNumber(sb, "blocksize"), fs.info().clusterSize());
             XfsTrees.assertSame(seen[0], XfsTrees.read(fs));
+            XfsTrees.assertLookups(fs, seen[0]);
         }
     }
 }

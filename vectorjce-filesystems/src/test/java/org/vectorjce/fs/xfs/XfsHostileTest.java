@@ -41,12 +41,13 @@ class XfsHostileTest {
     private static long victim;
     private static long folder;
     private static long frag;
+    private static long leafDir;
 
     @BeforeAll
     static void build() throws Exception {
         XfsImages.assumeTools();
         image = XfsImages.mkfs(dir.resolve("base.img"), java.util.UUID.randomUUID().toString());
-        long[] inos = new long[3];
+        long[] inos = new long[4];
         XfsImages.mounted(image, dir.resolve("mnt"), root -> {
             Files.writeString(root.resolve("victim"), "x".repeat(10000));
             Path d = Files.createDirectories(root.resolve("dir100"));
@@ -54,6 +55,11 @@ class XfsHostileTest {
                 Files.writeString(d.resolve("entry-" + i), "e" + i);
             }
             Files.writeString(d.resolve("xy"), "dots");
+            Path leaf = Files.createDirectories(root.resolve("leaf"));
+            for (int i = 0; i < 300; i++) {
+                Files.createFile(leaf.resolve("a-longer-name-for-a-leaf-form-directory-" + i));
+            }
+            inos[3] = ino(leaf);
             XfsImages.fragmented(root.resolve("frag"), new Random(7));
             inos[0] = ino(root.resolve("victim"));
             inos[1] = ino(d);
@@ -62,6 +68,7 @@ class XfsHostileTest {
         victim = inos[0];
         folder = inos[1];
         frag = inos[2];
+        leafDir = inos[3];
     }
 
     private static long ino(Path p) throws Exception {
@@ -206,6 +213,30 @@ class XfsHostileTest {
         String[] w = out.strip().split("\\s+");
         assertEquals("startblock", w[3], out);
         return fsbyte("fsblock " + w[4]);
+    }
+
+    @Test
+    void leafBlockCrcIsCheckedByLookup() throws Exception {
+        Path img = copy("leaf.img");
+        // the leaf block is the one mapped at the leaf offset, 32 GiB = file block 8388608
+        String out = XfsImages.db(image, "inode " + leafDir, "bmap");
+        String fsb = null;
+        for (String line : out.split("\n")) {
+            String[] w = line.strip().split("\\s+");
+            if (w.length > 4 && w[2].equals("8388608")) {
+                fsb = w[4];
+            }
+        }
+        assertNotNull(fsb, out);
+        long at = fsbyte("fsblock " + fsb);
+        put(img, at + 100, new byte[] {0x33});
+        withFs(img, fs -> {
+            Node d = child(fs, "leaf");
+            var e = assertThrows(CorruptFileSystemException.class,
+                    () -> fs.lookup(d, "a-longer-name-for-a-leaf-form-directory-7"));
+            assertTrue(e.getMessage().contains("leaf or node block CRC"), e.getMessage());
+            assertEquals(300, names(fs, d).size(), "a listing reads only the data blocks");
+        });
     }
 
     @Test

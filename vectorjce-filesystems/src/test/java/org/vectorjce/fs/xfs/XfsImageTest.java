@@ -156,6 +156,12 @@ class XfsImageTest {
         }
     }
 
+    /** Every path the kernel showed, looked up name by name (through the hash index), is its inode. */
+    @Test
+    void everyPathLooksUpToItsInode() throws Exception {
+        XfsTrees.assertLookups(fs, seen);
+    }
+
     @Test
     void readsAtAnyOffset() throws Exception {
         Node huge = fs.lookup(fs.root(), "huge");

@@ -26,6 +26,20 @@ final class XfsTrees {
         return read;
     }
 
+    /** Every path of {@code expected}, looked up name by name from the root, is its inode. */
+    static void assertLookups(DiskFs fs, Map<String, XfsImages.Seen> expected) throws Exception {
+        for (Map.Entry<String, XfsImages.Seen> e : expected.entrySet()) {
+            Node n = fs.root();
+            if (!e.getKey().isEmpty()) {
+                for (String part : e.getKey().split("/")) {
+                    n = fs.lookup(n, part);
+                    org.junit.jupiter.api.Assertions.assertNotNull(n, e.getKey());
+                }
+            }
+            assertEquals(e.getValue().ino(), n.fileKey(), e.getKey());
+        }
+    }
+
     /** The same paths, and for each the same facts. */
     static void assertSame(Map<String, XfsImages.Seen> expected, Map<String, XfsImages.Seen> read) {
         assertEquals(expected.keySet(), read.keySet(), "the listing");
