@@ -114,7 +114,8 @@ final class DirHash {
             // a run of equal hashes may continue in the next leaves
             for (int hop = 0; hop < MAX_SIBLINGS; hop++) {
                 DirReader.Entry e = scan(r, b, header, count, h, name, at, dir);
-                if (e != null || count == 0 || Integer.compareUnsigned((int) Be.u32(b, header + (count - 1) * 8), h) > 0) {
+                if (e != null || count == 0
+                        || Integer.compareUnsigned((int) Be.u32(b, header + (count - 1) * 8), h) > 0) {
                     return e;
                 }
                 long forw = Be.u32(b, 0);

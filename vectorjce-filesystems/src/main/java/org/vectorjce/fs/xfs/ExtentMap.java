@@ -50,7 +50,8 @@ final class ExtentMap {
             rootRecs = Be.u16(r, fork + 2);
             int maxRecs = (inode.forkSize - 4) / 16;
             if (rootLevel < 1 || rootLevel > MAX_LEVELS || rootRecs < 1 || rootRecs > maxRecs) {
-                throw bad("extent B+tree root of level " + rootLevel + " with " + rootRecs + " records is out of range");
+                throw bad("extent B+tree root of level " + rootLevel + " with " + rootRecs
+                        + " records is out of range");
             }
             keysAt = fork + 4;
             ptrsAt = fork + 4 + maxRecs * 8;

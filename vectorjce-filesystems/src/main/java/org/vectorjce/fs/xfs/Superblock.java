@@ -115,7 +115,8 @@ final class Superblock {
             throw bad("version 4 without version 2 directories is not read");
         }
         if (sb.blockLog < 9 || sb.blockLog > 16 || sb.blockSize != 1 << sb.blockLog) {
-            throw bad("block size " + sb.blockSize + " (log " + sb.blockLog + ") is not a power of two from 512 to 64 KiB");
+            throw bad("block size " + sb.blockSize + " (log " + sb.blockLog
+                    + ") is not a power of two from 512 to 64 KiB");
         }
         int sectLog = Be.u8(s, 121);
         if (sectLog < 9 || sectLog > 15 || sb.sectSize != 1 << sectLog || sb.sectSize > sb.blockSize

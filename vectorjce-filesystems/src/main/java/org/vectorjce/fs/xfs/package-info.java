@@ -8,10 +8,10 @@
  * block numbers into offsets ({@code Superblock}), inodes ({@code Inode}), extent records
  * ({@code Extent}) found in the inode or through the extent B+tree ({@code ExtentMap},
  * {@code BmbtBlocks}), file bytes ({@code FileContent}), directories in every form
- * ({@code DirReader}) and their hash index for lookup ({@code DirHash}), symbolic links ({@code Symlinks}), and the filesystem itself
- * ({@code XfsFileSystem}). Version 5 (CRC) filesystems are read with every CRC32C checked (superblock,
- * inodes, bmbt blocks, directory data blocks, remote symlink blocks); version 4 with v2 directories
- * too.
+ * ({@code DirReader}) and their hash index for lookup ({@code DirHash}), symbolic links
+ * ({@code Symlinks}), and the filesystem itself ({@code XfsFileSystem}). Version 5 (CRC)
+ * filesystems are read with every CRC32C checked (superblock, inodes, bmbt blocks, directory data,
+ * leaf and node blocks, remote symlink blocks); version 4 with v2 directories too.
  *
  * <p>Every field read from the disk is checked before use; every walk ends: the B+tree's levels
  * must fall by one each step (at most 9), extents are found by strictly increasing file block,

@@ -108,7 +108,8 @@ class XfsImageTest {
     @Test
     void lookupFindsEveryFormAndNothingElse() throws Exception {
         Node root = fs.root();
-        for (String path : new String[] {"small5/s3", "block100/entry-77", "leaf2000/a-rather-longer-file-name-number-1999.dat",
+        for (String path : new String[] {"small5/s3", "block100/entry-77",
+            "leaf2000/a-rather-longer-file-name-number-1999.dat",
             "node20000/n19999", "node20000/n0", "Grüße/日本語.txt", "a/b/c/d/e/deep.txt", "hard-link"}) {
             Node n = root;
             for (String part : path.split("/")) {
