@@ -8,15 +8,16 @@ import org.vectorjce.fs.exfat.ExfatDriver;
 import org.vectorjce.fs.ext.ExtDriver;
 import org.vectorjce.fs.fat.FatDriver;
 import org.vectorjce.fs.ntfs.NtfsDriver;
+import org.vectorjce.fs.xfs.XfsDriver;
 
 /** The table of filesystem drivers, and the probe loop over it. */
 public final class Drivers {
     /** Every driver, in the order they are probed. */
     public static final List<FsDriver> ALL = List.of(new FatDriver(), new ExfatDriver(), new NtfsDriver(),
-            new ExtDriver());
+            new ExtDriver(), new XfsDriver());
 
     /** The filesystems the drivers read, for messages. */
-    public static final String NAMES = "FAT, exFAT, NTFS or ext2/3/4";
+    public static final String NAMES = "FAT, exFAT, NTFS, ext2/3/4 or XFS";
 
     private Drivers() {
     }
