@@ -11,8 +11,8 @@ import org.vectorjce.fs.nio.DiskFileSystemProvider;
 import org.vectorjce.fs.nio.Mounter;
 
 /**
- * The filesystem inside a disk image or device (FAT12/16/32, exFAT, NTFS; in an MBR or GPT
- * partition or from byte 0) as a read-only {@link FileSystem}. The same is reached with
+ * The filesystem inside a disk image or device (FAT12/16/32, exFAT, NTFS, ext2/3/4, XFS; in an MBR
+ * or GPT partition, an LVM2 logical volume, or from byte 0) as a read-only {@link FileSystem}. The same is reached with
  * {@code FileSystems.newFileSystem(image, env)}: the {@code vectorjce} provider claims an image
  * that holds such a filesystem, or that a {@code DeviceOpener} (vectorjce-volumes: an encrypted
  * volume) opens, and leaves any other file (a zip) to the other providers.
