@@ -23,23 +23,29 @@ class VolumeHelpTest {
             "--hash", "--cipher", "--header", "--key-file", "--key-slot", "--threads");
 
     /** What each verb's help must name: its arguments and every option it reads. */
-    private static final Map<String, List<String>> OPTIONS = Map.of(
-            "info", concat(List.of("IMAGE", "--dump-volume-key", "--dump-master-key", "-q,", "--batch-mode"), TCRYPT),
-            "test", concat(List.of("IMAGE", "-v,", "--verbose"), TCRYPT),
-            "decrypt", concat(List.of("IMAGE", "OUT"), TCRYPT),
-            "encrypt", List.of("IN", "IMAGE", "--header", "--key-file", "-d,", "--key-slot", "-S,", "--threads"),
-            "format", concat(List.of("IMAGE", "--type", "-M,", "--cipher", "-c,", "--key-size", "-s,", "--sector-size",
-                    "--key-file", "-q,"), KDF),
-            "add-key", concat(List.of("IMAGE", "NEW_KEY_FILE", "--header", "--key-file", "--key-slot", "-v,"), KDF),
-            "remove-key", List.of("IMAGE", "--header", "--key-file", "--key-slot", "-q,", "-v,"),
-            "change-key", concat(List.of("IMAGE", "NEW_KEY_FILE", "--header", "--key-file", "--key-slot", "-v,"), KDF));
+    private static final Map<String, List<String>> OPTIONS = Map.ofEntries(
+            Map.entry("info", concat(List.of("IMAGE", "--dump-volume-key", "--dump-master-key", "-q,", "--batch-mode"), TCRYPT)),
+            Map.entry("test", concat(List.of("IMAGE", "-v,", "--verbose"), TCRYPT)),
+            Map.entry("decrypt", concat(List.of("IMAGE", "OUT"), TCRYPT)),
+            Map.entry("encrypt", List.of("IN", "IMAGE", "--header", "--key-file", "-d,", "--key-slot", "-S,", "--threads")),
+            Map.entry("format", concat(List.of("IMAGE", "--type", "-M,", "--cipher", "-c,", "--key-size", "-s,", "--sector-size",
+                    "--key-file", "-q,"), KDF)),
+            Map.entry("add-key", concat(List.of("IMAGE", "NEW_KEY_FILE", "--header", "--key-file", "--key-slot", "-v,"), KDF)),
+            Map.entry("remove-key", List.of("IMAGE", "--header", "--key-file", "--key-slot", "-q,", "-v,")),
+            Map.entry("change-key", concat(List.of("IMAGE", "NEW_KEY_FILE", "--header", "--key-file", "--key-slot", "-v,"), KDF)),
+            Map.entry("fs", concat(List.of("IMAGE", "--json", "--partition", "-p,", "--code-page"), TCRYPT)),
+            Map.entry("ls", concat(List.of("IMAGE", "PATH", "-l", "-R,", "--recursive", "--json", "--streams", "--partition",
+                    "--code-page"), TCRYPT)),
+            Map.entry("cat", concat(List.of("IMAGE", "PATH", "--partition", "--code-page"), TCRYPT)),
+            Map.entry("get", concat(List.of("IMAGE", "PATH... DEST", "--force", "-f,", "--partition", "--code-page"), TCRYPT)));
 
     private static List<String> concat(List<String> a, List<String> b) {
         return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"info", "test", "decrypt", "encrypt", "format", "add-key", "remove-key", "change-key"})
+    @ValueSource(strings = {"info", "test", "decrypt", "encrypt", "format", "add-key", "remove-key", "change-key", "fs",
+        "ls", "cat", "get"})
     void everyVerbHasHelpListingItsOptions(String verb) {
         VolumeMainAccess.Result r = VolumeMainAccess.run(null, verb, "--help");
         assertEquals(0, r.rc(), r.err());
@@ -79,7 +85,8 @@ class VolumeHelpTest {
         oneLine("Missing required parameter: 'IMAGE' (see 'volume test --help')", "test");
         oneLine("Missing required parameter: 'OUT' (see 'volume decrypt --help')", "decrypt", "x.img");
         oneLine("Unknown command frobnicate (see 'volume --help')", "frobnicate");
-        oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount or help"
+        oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount, fs,"
+                + " ls, cat, get or help"
                 + " (see 'volume --help')");
         oneLine("Unknown option: '--pbkdf' (see 'volume remove-key --help')", "remove-key", "x.img", "--pbkdf",
                 "pbkdf2");
