@@ -191,7 +191,8 @@ final class FilesCommand {
                 target = dest;
             }
             if (a.isDirectory()) {
-                rc = Math.max(rc, copyTree(src, target, force, progress));
+                // the root copied into DEST fills DEST; DEST's own times and mode stay the user's
+                rc = Math.max(rc, copyTree(src, target, force, progress, !target.equals(dest)));
             } else {
                 rc = Math.max(rc, copyEntry(src, a, target, force, progress));
             }
@@ -200,7 +201,8 @@ final class FilesCommand {
         return rc;
     }
 
-    private int copyTree(Path src, Path target, boolean force, Progress progress) throws IOException, UsageException {
+    private int copyTree(Path src, Path target, boolean force, Progress progress, boolean ownTarget)
+            throws IOException, UsageException {
         int[] rc = {Exits.OK};
         mkdir(target);
         // folders' times are set once their content is written (writing into a folder changes its time)
@@ -226,7 +228,7 @@ final class FilesCommand {
             }
             if (attrs.isDirectory()) {
                 mkdir(out);
-                times.push(new Object[] {out, attrs.lastModifiedTime(), attrs.lastAccessTime()});
+                times.push(new Object[] {out, attrs.lastModifiedTime(), attrs.lastAccessTime(), entry});
             } else {
                 rc[0] = Math.max(rc[0], copyEntry(entry, attrs, out, force, progress));
             }
@@ -234,9 +236,13 @@ final class FilesCommand {
         while (!times.isEmpty()) {
             Object[] t = times.pop();
             setTimes((Path) t[0], (FileTime) t[1], (FileTime) t[2]);
+            setMode((Path) t[3], (Path) t[0]);
         }
-        BasicFileAttributes top = Files.readAttributes(src, BasicFileAttributes.class);
-        setTimes(target, top.lastModifiedTime(), top.lastAccessTime());
+        if (ownTarget) {
+            BasicFileAttributes top = Files.readAttributes(src, BasicFileAttributes.class);
+            setTimes(target, top.lastModifiedTime(), top.lastAccessTime());
+            setMode(src, target);
+        }
         return rc[0];
     }
 
@@ -322,6 +328,7 @@ final class FilesCommand {
         }
         progress.file();
         setTimes(target, a.lastModifiedTime(), a.lastAccessTime());
+        setMode(src, target);
         return Exits.OK;
     }
 
@@ -330,6 +337,24 @@ final class FilesCommand {
             buffer = ByteBuffer.allocate(COPY_BUFFER);
         }
         return buffer.clear();
+    }
+
+    /**
+     * The read, write and execute bits of {@code src}, where its filesystem keeps them (ext, XFS),
+     * on {@code target}, where its filesystem takes them, as {@code cp -p} does; never set-user-ID,
+     * set-group-ID or the owner. Folders get theirs after their content, so a read-only folder is
+     * still filled.
+     */
+    private static void setMode(Path src, Path target) throws IOException {
+        if (!src.getFileSystem().supportedFileAttributeViews().contains("posix")
+                || !target.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms =
+                Files.readAttributes(src, java.nio.file.attribute.PosixFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS).permissions();
+        Files.getFileAttributeView(target, java.nio.file.attribute.PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS).setPermissions(perms);
     }
 
     private static void setTimes(Path p, FileTime modified, FileTime accessed) throws IOException {

@@ -44,6 +44,8 @@ class LuksLvmExtTest {
         for (Path p : new Path[] {src.resolve("home/user/Documents/letter.txt"), src.resolve("etc-hostname")}) {
             Files.setLastModifiedTime(p, FileTime.from(Instant.parse("2023-05-06T07:08:09Z")));
         }
+        Files.setPosixFilePermissions(src.resolve("home/user/Documents/letter.txt"),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
         Path ext4 = Tools.sparse(dir.resolve("root.ext4"), 8L << 20);
         Tools.ok("mkfs.ext4", "-q", "-F", "-L", "root", "-d", src.toString(), ext4.toString());
 
@@ -91,6 +93,18 @@ class LuksLvmExtTest {
                 "/home/user/Documents/letter.txt", "--key-file", k);
         assertEquals(0, cat.rc(), cat.err());
         assertEquals("Dear reader,\n", new String(cat.stdout(), StandardCharsets.UTF_8));
+
+        // get keeps the mode ext4 holds (as cp -p), and leaves DEST's own as it was
+        Path dest = Files.createDirectory(dir.resolve("dest"));
+        var before = Files.getPosixFilePermissions(dest);
+        VolumeMainAccess.Result get = VolumeMainAccess.run(null, "get", luks.toString(), "/", dest.toString(),
+                "--key-file", k);
+        assertEquals(0, get.rc(), get.err());
+        assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dest.resolve("home/user/Documents/letter.txt"))));
+        assertEquals(Files.getLastModifiedTime(src.resolve("etc-hostname")),
+                Files.getLastModifiedTime(dest.resolve("etc-hostname")));
+        assertEquals(before, Files.getPosixFilePermissions(dest));
     }
 
     private static Map<String, String> expected(Path root) throws IOException {
