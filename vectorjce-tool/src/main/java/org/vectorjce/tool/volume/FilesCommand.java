@@ -70,13 +70,33 @@ final class FilesCommand {
     int ls(FileSystem fs, String path, LsOptions o) throws IOException, UsageException {
         Path p = resolve(fs, path);
         BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!a.isDirectory()) {
-            printWithStreams(p, a, o, p.toString());
-            return Exits.OK;
+        try {
+            if (!a.isDirectory()) {
+                printWithStreams(p, a, o, p.toString());
+            } else {
+                walk(p, o.recursive(), (entry, attrs, depth) -> printWithStreams(entry, attrs, o, shown(p, entry, o)));
+            }
+        } finally {
+            // what was listed before an error is still written, then the error's line
+            flushLines();
         }
-        walk(p, o.recursive(), (entry, attrs, depth) -> printWithStreams(entry, attrs, o, shown(p, entry, o)));
-        out.flush();
         return Exits.OK;
+    }
+
+    /** {@code ls}'s lines, written in blocks: standard output flushes at every line otherwise. */
+    private final StringBuilder lines = new StringBuilder();
+
+    private void println(CharSequence line) {
+        lines.append(line).append('\n');
+        if (lines.length() >= 1 << 15) {
+            flushLines();
+        }
+    }
+
+    private void flushLines() {
+        out.print(lines);
+        out.flush();
+        lines.setLength(0);
     }
 
     /** The name {@code ls} shows: relative to the folder listed, or the whole path with --json. */
@@ -111,15 +131,15 @@ final class FilesCommand {
                 s.append(",\"target\":");
                 Json.string(s, link(p));
             }
-            out.println(s.append('}'));
+            println(s.append('}'));
         } else if (o.longFormat()) {
             String attrs = a instanceof DosFileAttributes d ? dos(d) : "----";
             char t = a.isDirectory() ? 'd' : a.isSymbolicLink() ? 'l' : a.isRegularFile() ? '-' : '?';
             String line = String.format(Locale.ROOT, "%c %s %14d %s %s", t, attrs, a.size(),
                     TIME.format(a.lastModifiedTime().toInstant()), name + (a.isDirectory() ? "/" : ""));
-            out.println(a.isSymbolicLink() ? line + " -> " + link(p) : line);
+            println(a.isSymbolicLink() ? line + " -> " + link(p) : line);
         } else {
-            out.println(name + (a.isDirectory() ? "/" : ""));
+            println(name + (a.isDirectory() ? "/" : ""));
         }
     }
 
