@@ -60,7 +60,7 @@ final class DiskFiles {
                 problem = e.getMessage();
             }
             String type = p.type().isEmpty() ? "" : (p.type() + " " + p.description()).trim();
-            if (!p.name().isEmpty()) {
+            if (!p.name().isEmpty() && !p.name().equals(p.description())) {
                 type = type + " \"" + p.name() + "\"";
             }
             if (json) {
