@@ -240,6 +240,20 @@ class FilesVerbsTest {
         Path dest = Files.createDirectory(dir.resolve("from-luks"));
         ok(null, "get", "-p", "1", luks.toString(), "/", dest.toString(), "--key-file", k);
         assertSameTree(one, dest);
+        // the Java API: FileSystems.newFileSystem unlocks through vectorjce-volumes' DeviceOpener
+        try (java.nio.file.FileSystem efs2 = java.nio.file.FileSystems.newFileSystem(luks,
+                Map.of("keyFile", key, "partition", 2))) {
+            assertEquals("two on NTFS\n", Files.readString(efs2.getPath("/TWO.TXT")));
+            assertEquals("NTFS", org.vectorjce.fs.DiskFileSystems.info(efs2).type());
+        }
+        try (java.nio.file.FileSystem efs1 = java.nio.file.FileSystems.newFileSystem(luks,
+                Map.of("passphrase", "files inside".toCharArray(), "partition", "1"))) {
+            assertArrayEquals(Files.readAllBytes(one.resolve("in partition one.txt")),
+                    Files.readAllBytes(efs1.getPath("/in partition one.txt")));
+        }
+        java.io.IOException wrongKey = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> java.nio.file.FileSystems.newFileSystem(luks, Map.of("passphrase", "not it")));
+        assertFalse(wrongKey.getMessage().contains("not it"), wrongKey.getMessage());
         // a wrong key: exit 2, as every verb
         Path wrong = dir.resolve("wrong");
         Files.writeString(wrong, "not it");

@@ -92,8 +92,18 @@ public final class VolumeDeviceOpener implements DeviceOpener {
                 case "keyFile" -> b.keyFile(path(v));
                 case "recoveryPassword" -> b.recoveryPassword(v instanceof char[] c ? c.clone() : v.toString().toCharArray());
                 case "startupKey" -> b.startupKey(path(v));
-                case "volumeKey" -> b.volumeKey(((byte[]) v).clone());
-                case "pim" -> b.pim(((Number) v).intValue());
+                case "volumeKey" -> {
+                    if (!(v instanceof byte[] k)) {
+                        throw new IllegalArgumentException("env \"volumeKey\": a byte[], not a " + v.getClass().getName());
+                    }
+                    b.volumeKey(k.clone());
+                }
+                case "pim" -> {
+                    if (!(v instanceof Integer || v instanceof String)) {
+                        throw new IllegalArgumentException("env \"pim\": an Integer, not a " + v.getClass().getName());
+                    }
+                    b.pim(v instanceof Integer i ? i : Integer.parseInt(v.toString().trim()));
+                }
                 case "hidden" -> {
                     if (Boolean.TRUE.equals(v)) {
                         b.hidden();
