@@ -2,12 +2,12 @@ package org.vectorjce.fs.ext;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.NonWritableChannelException;
 import java.util.zip.CRC32C;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.vectorjce.device.Device;
+import org.vectorjce.fs.testing.MemoryDevice;
 import org.vectorjce.fs.spi.Content;
 import org.vectorjce.fs.spi.DiskFs;
 import org.vectorjce.fs.spi.FsOptions;
@@ -70,7 +70,7 @@ class ExtFuzzTest {
             crc.update(head, 1024, 0x3FC);
             ByteBuffer.wrap(head).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(1024 + 0x3FC, ~(int) crc.getValue());
         }
-        Device device = new ArrayDevice(head);
+        Device device = new MemoryDevice(head);
         ExtDriver driver = new ExtDriver();
         try {
             if (!driver.probe(device)) {
@@ -119,54 +119,6 @@ class ExtFuzzTest {
         if (c.size() > 0) {
             b.clear();
             c.read(b, c.size() - 1);
-        }
-    }
-
-    /** A read-only device over an array. */
-    private static final class ArrayDevice implements Device {
-        private final byte[] bytes;
-
-        ArrayDevice(byte[] bytes) {
-            this.bytes = bytes;
-        }
-
-        @Override
-        public long size() {
-            return bytes.length;
-        }
-
-        @Override
-        public boolean readOnly() {
-            return true;
-        }
-
-        @Override
-        public int read(ByteBuffer dst, long offset) {
-            if (offset < 0) {
-                throw new IllegalArgumentException("negative offset " + offset);
-            }
-            if (!dst.hasRemaining()) {
-                return 0;
-            }
-            if (offset >= bytes.length) {
-                return -1;
-            }
-            int n = (int) Math.min(dst.remaining(), bytes.length - offset);
-            dst.put(bytes, (int) offset, n);
-            return n;
-        }
-
-        @Override
-        public void write(ByteBuffer src, long offset) {
-            throw new NonWritableChannelException();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.vectorjce.device.Device;
+import org.vectorjce.fs.testing.MemoryDevice;
 import org.vectorjce.fs.spi.Content;
 import org.vectorjce.fs.spi.DiskFs;
 import org.vectorjce.fs.spi.FsOptions;
@@ -77,7 +78,7 @@ class NtfsFuzzTest {
     /** The harness's volume, undamaged, opens and walks: the fuzz inputs start from a working volume. */
     @org.junit.jupiter.api.Test
     void seedVolumeWalks() throws Exception {
-        try (Device d = new ArrayDevice(image.clone()); DiskFs fs = new NtfsDriver().open(d, FsOptions.defaults())) {
+        try (Device d = new MemoryDevice(image.clone()); DiskFs fs = new NtfsDriver().open(d, FsOptions.defaults())) {
             int[] count = {0};
             walk(fs, fs.root(), 0, count);
             org.junit.jupiter.api.Assertions.assertEquals(89, count[0], "fls -r lists 89 names (40 + 1 in the folders, 48 in the root)");
@@ -100,7 +101,7 @@ class NtfsFuzzTest {
         };
         int n = (int) Math.max(0, Math.min(data.length - 3, img.length - at));
         System.arraycopy(data, 3, img, (int) at, n);
-        try (Device d = new ArrayDevice(img)) {
+        try (Device d = new MemoryDevice(img)) {
             NtfsDriver driver = new NtfsDriver();
             if (!driver.probe(d)) {
                 return;
@@ -141,51 +142,6 @@ class NtfsFuzzTest {
         for (long pos = 0; pos < Math.min(c.size(), 1 << 20); pos += buf.capacity()) {
             buf.clear();
             c.read(buf, pos);
-        }
-    }
-
-    /** A read-only device over an array. */
-    private static final class ArrayDevice implements Device {
-        private final byte[] b;
-
-        ArrayDevice(byte[] b) {
-            this.b = b;
-        }
-
-        @Override
-        public long size() {
-            return b.length;
-        }
-
-        @Override
-        public boolean readOnly() {
-            return true;
-        }
-
-        @Override
-        public int read(ByteBuffer dst, long offset) {
-            if (offset < 0) {
-                throw new IllegalArgumentException("negative offset");
-            }
-            if (offset >= b.length) {
-                return dst.hasRemaining() ? -1 : 0;
-            }
-            int n = (int) Math.min(dst.remaining(), b.length - offset);
-            dst.put(b, (int) offset, n);
-            return n;
-        }
-
-        @Override
-        public void write(ByteBuffer src, long offset) {
-            throw new java.nio.channels.NonWritableChannelException();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
         }
     }
 }
