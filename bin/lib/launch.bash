@@ -9,50 +9,61 @@
 # (e.g. JAVA_OPTS="-XX:UseAVX=2 -Dvectorjce.constantTime=true"). On a JDK 25+, the jar's AOT cache
 # (the same name with .aot) is used where the build made one.
 
-# The Java feature release of the JDK at $1 (its release file, else its java's own report).
+# The search below runs before every command, so it starts no process of its own: bash builtins
+# read each candidate's release file (a JDK's, JEP 220), and the results come back in variables.
+
+# Sets feature to the Java feature release of the JDK at $1, from its release file's JAVA_VERSION;
+# returns 1 where $1 has no java or no readable release file.
 jdk_feature() {
-  local home=$1 v=""
-  [ -x "$home/bin/java" ] || return 1
-  if [ -r "$home/release" ]; then
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$home/release")
-  fi
-  if [ -z "$v" ]; then
-    v=$("$home/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  fi
-  case $v in 1.*) v=${v#1.}; v=${v%%.*} ;; esac
-  [ -n "$v" ] && echo "$v"
+  local line v=""
+  feature=""
+  [ -x "$1/bin/java" ] && [ -r "$1/release" ] || return 1
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in JAVA_VERSION=*) v=${line#JAVA_VERSION=}; v=${v//\"/}; break ;; esac
+  done < "$1/release"
+  case $v in 1.*) v=${v#1.} ;; esac
+  v=${v%%[!0-9]*}
+  [ -n "$v" ] || return 1
+  feature=$v
 }
 
-# The home of the java first on PATH, or nothing.
+# Sets default_home to the home of the java first on PATH (through its symbolic links), or returns 1.
 default_java_home() {
   local j
-  j=$(command -v java 2>/dev/null) || return 1
+  default_home=""
+  j=$(type -P java) || return 1
   j=$(readlink -f "$j" 2>/dev/null || echo "$j")
-  dirname "$(dirname "$j")"
+  j=${j%/bin/java}
+  [ -n "$j" ] && default_home=$j
 }
 
 # Prints the home of a JDK 25+ and returns 0, or returns 1. In the build's order: JAVA_HOME, the
 # java on PATH, the JAVAnn_HOME variables (newest first), then the places JDK installers and
 # version managers use, newest first.
 find_jdk25() {
-  local home v best="" bestv=0 var n
-  for home in "${JAVA_HOME:-}" "$(default_java_home)"; do
-    [ -n "$home" ] || continue
-    v=$(jdk_feature "$home") || continue
-    if [ "$v" -ge 25 ] 2>/dev/null; then echo "$home"; return 0; fi
+  local home best="" bestv=0 var n feature default_home=""
+  if [ -n "${JAVA_HOME:-}" ] && jdk_feature "$JAVA_HOME" && [ "$feature" -ge 25 ]; then
+    echo "$JAVA_HOME"; return 0
+  fi
+  if default_java_home && jdk_feature "$default_home" && [ "$feature" -ge 25 ]; then
+    echo "$default_home"; return 0
+  fi
+  local -a ns=()
+  for var in $(compgen -v JAVA); do
+    n=${var#JAVA}; n=${n%_HOME}
+    [[ $var == JAVA*_HOME && $n =~ ^[0-9]+$ ]] && ns+=("$n")
   done
-  for n in $(compgen -v | sed -n 's/^JAVA\([0-9][0-9]*\)_HOME$/\1/p' | sort -rn); do
+  for n in "${ns[@]}"; do   # newest first: the highest release that is a JDK 25+
     var=JAVA${n}_HOME
-    home=${!var}
-    v=$(jdk_feature "$home") || continue
-    if [ "$v" -ge 25 ] 2>/dev/null; then echo "$home"; return 0; fi
+    jdk_feature "${!var}" && [ "$feature" -ge 25 ] && [ "$feature" -gt "$bestv" ] && { best=${!var}; bestv=$feature; }
   done
+  [ -n "$best" ] && { echo "$best"; return 0; }
   for home in /usr/lib/jvm/* /usr/java/* /usr/jdk/* /opt/java/* /Library/Java/JavaVirtualMachines/*/Contents/Home \
       "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/* "$HOME"/.m2/jdks/* "$HOME"/.gradle/jdks/* \
       "$HOME"/.jbang/cache/jdks/* "$HOME"/.asdf/installs/java/* "$HOME"/.jenv/versions/*; do
     [ -L "$home" ] && continue  # aliases such as default-java or sdkman's current
-    v=$(jdk_feature "$home") || continue
-    if [ "$v" -ge 25 ] 2>/dev/null && [ "$v" -gt "$bestv" ]; then best=$home; bestv=$v; fi
+    jdk_feature "$home" || continue
+    if [ "$feature" -ge 25 ] && [ "$feature" -gt "$bestv" ]; then best=$home; bestv=$feature; fi
   done
   [ -n "$best" ] && { echo "$best"; return 0; }
   return 1
@@ -62,7 +73,11 @@ launch() {
   local name=$1 glob=$2; shift 2
   local root jar home java opts=()
   root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}" 2>/dev/null || echo "${BASH_SOURCE[0]}")")/../.." && pwd)
-  jar=$(ls -t "$root"/$glob 2>/dev/null | head -n 1) || true
+  local f
+  jar=""
+  for f in "$root"/$glob; do   # the newest of the jars the glob names
+    [ -f "$f" ] && { [ -z "$jar" ] || [ "$f" -nt "$jar" ]; } && jar=$f
+  done
   if [ -z "$jar" ]; then
     echo "$name: $glob is not built; build it from $root with: ./mvnw -B -q package -DskipTests" >&2
     return 1
@@ -82,9 +97,11 @@ launch() {
          fi ;;
     esac
   else
-    local dh dv
-    dh=$(default_java_home) || true
-    dv=$( [ -n "$dh" ] && jdk_feature "$dh" ) || true
+    local dh="" dv="" feature default_home
+    if default_java_home; then
+      dh=$default_home
+      jdk_feature "$dh" && dv=$feature
+    fi
     if [ -z "$dh" ] || [ -z "$dv" ]; then
       echo "$name: no java found (JAVA_HOME, PATH, JAVAnn_HOME, /usr/lib/jvm, ~/.sdkman/candidates/java, ...): install a JDK 25 or newer" >&2
       return 127
