@@ -25,7 +25,18 @@
 #  (c) `volume cat LUKS PATH --key-file KEY` of a 1 MiB file 6 folders deep beside `volume test
 #      LUKS --key-file KEY` (the unlock alone): cat - test is what reading one file costs (goal:
 #      <= 0.3 s); the cat's bytes are compared with the source file once (cmp);
-#  (d) the whole get again with JAVA_OPTS=-Xmx64m: it must succeed in a small heap (same check).
+#  (d) the whole get again with JAVA_OPTS=-Xmx64m: it must succeed in a small heap (same check);
+#  (e) issue 50: `rclone copy` of the whole tree from `volume browse LUKS --key-file KEY` (started
+#      once, not timed; rclone's webdav backend, its default 4 transfers) beside `volume get` (goal:
+#      ratio get / rclone >= 0.70);
+#  (f) issue 50: `cp -a MNT/. DEST` out of `volume mount --files LUKS MNT --key-file KEY`, mounted
+#      afresh before each cp (the kernel's FUSE caches cold; not timed), beside `volume get` (goal
+#      >= 0.70);
+#  (g) issue 50: the files of 1 MiB or more downloaded by curl from `volume browse`, one client
+#      alone, then 4 clients at once, each the same set: each client's time alone / its time among
+#      four (goal >= 0.50 for every client: the server is not the bottleneck).
+# --parts chooses which (default all: a,b,c,d,e,f,g); (e) needs rclone, (f) /dev/fuse and fuse3,
+# (g) curl; without them their rows say why they are skipped.
 # Setup, in a temporary folder under --dir (deleted at the end, also on failure or Ctrl-C, with any
 # mount and loop device): bench/files/tree.py makes --files files (default 20,000) in nested folders
 # up to 6 deep, sizes mixed (most 1-64 KiB, 1 in 200 of 1 MiB, 1 in 2500 of 16 MiB, a few empty or
@@ -58,11 +69,13 @@
 # Develop with small sizes: --files 2000 --size 128M --rounds 1 takes about a minute (--size 320M
 # for XFS).
 #
-#   bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs,ext4,xfs] [--dir DIR] [--timeout S]
+#   bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs,ext4,xfs] [--parts a,b,c,d,e,f,g] [--dir DIR] [--timeout S]
+#
+# Issue 50's rows: bench/files.sh --fs ntfs --parts e,f,g
 set -euo pipefail
 cd "$(dirname "$0")"
-rounds=3 files=20000 size=1G seed=48 fss=fat32,ntfs,ext4,xfs dir=/tmp tmo=600
-usage="usage: bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs,ext4,xfs] [--dir DIR] [--timeout S]"
+rounds=3 files=20000 size=1G seed=48 fss=fat32,ntfs,ext4,xfs parts=a,b,c,d,e,f,g dir=/tmp tmo=600
+usage="usage: bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs,ext4,xfs] [--parts a,b,c,d,e,f,g] [--dir DIR] [--timeout S]"
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }  # every option takes a value
   case "$1" in
@@ -71,6 +84,7 @@ while [ $# -gt 0 ]; do
     --size) size=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --fs) fss=$2; shift 2 ;;
+    --parts) parts=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --timeout) tmo=$2; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
@@ -84,6 +98,10 @@ bytes=$(numfmt --from=iec "$size" 2>/dev/null) || { echo "--size $size: give byt
 for f in ${fss//,/ }; do
   case "$f" in fat32|ntfs|ext4|xfs) ;; *) echo "--fs $f: fat32, ntfs, ext4 or xfs" >&2; exit 2 ;; esac
 done
+for p in ${parts//,/ }; do
+  case "$p" in [a-g]) ;; *) echo "--parts $p: a, b, c, d, e, f or g" >&2; exit 2 ;; esac
+done
+part() { [[ ",$parts," == *",$1,"* ]]; }
 need() { command -v "$1" >/dev/null || { echo "bench/files.sh needs $1 (Debian: $2)" >&2; exit 2; }; }
 need python3 python3; need mkfs.fat dosfstools; need mcopy mtools; need cryptsetup cryptsetup-bin
 need tsk_recover sleuthkit; need fls sleuthkit; need 7zz 7zip; need timeout coreutils; need numfmt coreutils
@@ -102,6 +120,9 @@ work=$(mktemp -d "$dir/vjce-files.XXXXXX")
 # name in loop), then deletes the folder without crossing into a mount.
 cleanup() {
   local pid
+  for f in browse.pid files.pid; do
+    [ -f "$work/$f" ] && kill -TERM "$(cat "$work/$f")" 2>/dev/null || true
+  done
   if mountpoint -q "$work/mnt" 2>/dev/null; then
     umount "$work/mnt" 2>/dev/null || fusermount -u "$work/mnt" 2>/dev/null || umount -l "$work/mnt" 2>/dev/null || true
   fi
@@ -198,6 +219,61 @@ xfs_timed() {
   fi
   timed "$@"
   xfs_umount
+}
+
+# goal Q MIN: met when the ratio Q is at least MIN, NOT met below, - when there is none.
+goal() { awk -v q="$1" -v m="$2" 'BEGIN { if (q !~ /^[0-9.]+$/) print "-"; else if (q + 0 >= m + 0) print "met"; else print "NOT met" }'; }
+# browse_start FS: volume browse of FS's LUKS volume in the background (its pid in browse.pid, for
+# the trap); sets url to the address it prints on stdout, or returns 1 with why in $work/err.
+browse_start() {
+  local pid
+  "$volume" browse "$work/$1.luks" --key-file "$work/key" </dev/null >"$work/browse.out" 2>"$work/err" &
+  pid=$!
+  echo "$pid" >"$work/browse.pid"
+  url=""
+  for _ in $(seq 300); do
+    url=$(grep -m 1 -o 'https\?://[^ ]*' "$work/browse.out" 2>/dev/null || true)
+    [ -n "$url" ] && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  browse_stop
+  echo "no address on stdout in 30 s: $(tail -n 1 "$work/err")" >>"$work/err"
+  return 1
+}
+# browse_stop: SIGTERM to the browse server, and waits for it (it finishes what is in flight).
+browse_stop() {
+  local pid
+  [ -f "$work/browse.pid" ] || return 0
+  pid=$(cat "$work/browse.pid")
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -f "$work/browse.pid"
+}
+# files_mount FS: volume mount --files of FS's LUKS volume at $work/mnt in the background (its pid in
+# files.pid); returns when mounted, or 1 with why in $work/err. files_umount: fusermount3 -u, and
+# waits for the command to exit.
+files_mount() {
+  local pid
+  mkdir -p "$work/mnt"
+  "$volume" mount --files "$work/$1.luks" "$work/mnt" --key-file "$work/key" </dev/null >/dev/null 2>"$work/err" &
+  pid=$!
+  echo "$pid" >"$work/files.pid"
+  for _ in $(seq 300); do
+    mountpoint -q "$work/mnt" && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  files_umount
+  return 1
+}
+files_umount() {
+  local pid
+  mountpoint -q "$work/mnt" && fusermount3 -u "$work/mnt" 2>/dev/null
+  [ -f "$work/files.pid" ] || return 0
+  pid=$(cat "$work/files.pid")
+  wait "$pid" 2>/dev/null || true
+  rm -f "$work/files.pid"
 }
 
 # ---- setup
@@ -326,107 +402,217 @@ mkdir -p results
   done
   echo "# seconds of wall time per fresh process (cpu: its user + system seconds, with its children's); ratio = theirs / ours (> 1 = we are faster), of wall times; outputs: diff -r -q against the source tree (yes = the same names, folders and bytes; 7zz's [SYSTEM] folder of NTFS metadata files and [SYS] folder of the ext4 journal, which the others hide, are deleted first; on ext4 the empty lost+found that mkfs.ext4 makes is left out: diff -x lost+found)"
 
-  echo "## (a) every file out: volume get LUKS / DEST --key-file KEY (decrypting) vs tsk_recover -a PLAIN DEST2 and 7zz x -oDEST3 PLAIN; ext4 also debugfs -R 'rdump / DEST4' PLAIN; XFS instead cp -a MNT/. DEST2 out of a read-only loop mount of PLAIN, mounted afresh before each cp (XFS caches cold, the image file's page cache warm; goal ratio >= 0.50)"
-  for f in ${fss//,/ }; do
-    [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
-    case "$f" in ext4) comps="tsk 7zz debugfs" x=(-x lost+found) ;; xfs) comps=cp x=() ;; *) comps="tsk 7zz" x=() ;; esac
-    declare -A w=() w_cpu=() ok=() all=() cpus=()
-    for r in $(seq "$rounds"); do
-      if [ $((r % 2)) = 1 ]; then order="ours $comps"; else order="$(tr ' ' '\n' <<<"ours $comps" | tac | paste -sd ' ')"; fi
-      for who in $order; do
+  if part a; then
+    echo "## (a) every file out: volume get LUKS / DEST --key-file KEY (decrypting) vs tsk_recover -a PLAIN DEST2 and 7zz x -oDEST3 PLAIN; ext4 also debugfs -R 'rdump / DEST4' PLAIN; XFS instead cp -a MNT/. DEST2 out of a read-only loop mount of PLAIN, mounted afresh before each cp (XFS caches cold, the image file's page cache warm; goal ratio >= 0.50)"
+    for f in ${fss//,/ }; do
+      [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
+      case "$f" in ext4) comps="tsk 7zz debugfs" x=(-x lost+found) ;; xfs) comps=cp x=() ;; *) comps="tsk 7zz" x=() ;; esac
+      declare -A w=() w_cpu=() ok=() all=() cpus=()
+      for r in $(seq "$rounds"); do
+        if [ $((r % 2)) = 1 ]; then order="ours $comps"; else order="$(tr ' ' '\n' <<<"ours $comps" | tac | paste -sd ' ')"; fi
+        for who in $order; do
+          fresh "$work/out"
+          case "$who" in
+            ours)    timed v "$volume" get "$work/$f.luks" / "$work/out" --key-file "$work/key" ;;
+            tsk)     timed v tsk_recover -a "$work/$f.img" "$work/out" ;;
+            7zz)     timed v 7zz x -y -o"$work/out" "$work/$f.img"
+                     rm -rf "$work/out/[SYSTEM]" "$work/out/[SYS]" ;;  # 7-Zip's NTFS metadata files ($MFT, ...), ext's journal, which the others hide
+            debugfs) mkdir "$work/out"  # rdump writes the root's entries into an existing folder
+                     timed v debugfs -R "rdump / \"$work/out\"" "$work/$f.img" ;;
+            cp)      xfs_timed v cp -a "$work/mnt/." "$work/out" ;;
+          esac
+          w[$who]=$v w_cpu[$who]=$v_cpu all[$who]="${all[$who]:-} $v" cpus[$who]="${cpus[$who]:-} $v_cpu"
+          ok[$who]=$(same "$v" "$f round $r $(label "$who")" "$work/out" "${x[@]}")
+        done
         fresh "$work/out"
-        case "$who" in
-          ours)    timed v "$volume" get "$work/$f.luks" / "$work/out" --key-file "$work/key" ;;
-          tsk)     timed v tsk_recover -a "$work/$f.img" "$work/out" ;;
-          7zz)     timed v 7zz x -y -o"$work/out" "$work/$f.img"
-                   rm -rf "$work/out/[SYSTEM]" "$work/out/[SYS]" ;;  # 7-Zip's NTFS metadata files ($MFT, ...), ext's journal, which the others hide
-          debugfs) mkdir "$work/out"  # rdump writes the root's entries into an existing folder
-                   timed v debugfs -R "rdump / \"$work/out\"" "$work/$f.img" ;;
-          cp)      xfs_timed v cp -a "$work/mnt/." "$work/out" ;;
-        esac
-        w[$who]=$v w_cpu[$who]=$v_cpu all[$who]="${all[$who]:-} $v" cpus[$who]="${cpus[$who]:-} $v_cpu"
-        ok[$who]=$(same "$v" "$f round $r $(label "$who")" "$work/out" "${x[@]}")
+        line="$f: round $r ($order): volume get $(cell "${w[ours]}" "${w_cpu[ours]}")"
+        for c in $comps; do line+=", $(label "$c") $(cell "${w[$c]}" "${w_cpu[$c]}") (ratio $(ratio "${w[$c]}" "${w[ours]}"))"; done
+        line+="; same files: volume get ${ok[ours]}"
+        for c in $comps; do line+=", $(label "$c") ${ok[$c]}"; done
+        echo "$line"
       done
-      fresh "$work/out"
-      line="$f: round $r ($order): volume get $(cell "${w[ours]}" "${w_cpu[ours]}")"
-      for c in $comps; do line+=", $(label "$c") $(cell "${w[$c]}" "${w_cpu[$c]}") (ratio $(ratio "${w[$c]}" "${w[ours]}"))"; done
-      line+="; same files: volume get ${ok[ours]}"
-      for c in $comps; do line+=", $(label "$c") ${ok[$c]}"; done
+      mo=$(median <<<"${all[ours]}")
+      line="$f: median volume get $(cell "$mo" "$(median <<<"${cpus[ours]}")")"
+      for c in $comps; do
+        m=$(median <<<"${all[$c]}")
+        line+=", $(label "$c") $(cell "$m" "$(median <<<"${cpus[$c]}")") (ratio $(ratio "$m" "$mo"))"
+      done
+      if [ "$f" = xfs ]; then
+        line+="; goal ratio >= 0.50: $(awk -v q="$(ratio "$m" "$mo")" 'BEGIN { if (q !~ /^[0-9.]+$/) print "-"; else if (q >= 0.5) print "met"; else print "NOT met" }')"
+      fi
       echo "$line"
+      unset w w_cpu ok all cpus
     done
-    mo=$(median <<<"${all[ours]}")
-    line="$f: median volume get $(cell "$mo" "$(median <<<"${cpus[ours]}")")"
-    for c in $comps; do
-      m=$(median <<<"${all[$c]}")
-      line+=", $(label "$c") $(cell "$m" "$(median <<<"${cpus[$c]}")") (ratio $(ratio "$m" "$mo"))"
-    done
-    if [ "$f" = xfs ]; then
-      line+="; goal ratio >= 0.50: $(awk -v q="$(ratio "$m" "$mo")" 'BEGIN { if (q !~ /^[0-9.]+$/) print "-"; else if (q >= 0.5) print "met"; else print "NOT met" }')"
-    fi
-    echo "$line"
-    unset w w_cpu ok all cpus
-  done
+  fi
 
-  echo "## (b) the whole listing: volume ls -R LUKS --key-file KEY vs fls -r PLAIN, both to /dev/null; XFS (an extra row, not in issue 49: TSK does not read XFS) vs find MNT -printf '%p %s %T@\\n' on a read-only loop mount of PLAIN, mounted afresh before each find"
-  for f in ${fss//,/ }; do
-    [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
-    if [ "$f" = xfs ]; then
-      theirs=(xfs_timed t find "$work/mnt" -printf '%p %s %T@\n') their="find -printf"
-    else
-      theirs=(timed t fls -r "$work/$f.img") their="fls -r"
-    fi
-    o_all="" o_cpus="" t_all="" t_cpus=""
-    for r in $(seq "$rounds"); do
-      if [ $((r % 2)) = 1 ]; then
-        timed o "$volume" ls -R "$work/$f.luks" --key-file "$work/key"; "${theirs[@]}"
+  if part b; then
+    echo "## (b) the whole listing: volume ls -R LUKS --key-file KEY vs fls -r PLAIN, both to /dev/null; XFS (an extra row, not in issue 49: TSK does not read XFS) vs find MNT -printf '%p %s %T@\\n' on a read-only loop mount of PLAIN, mounted afresh before each find"
+    for f in ${fss//,/ }; do
+      [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
+      if [ "$f" = xfs ]; then
+        theirs=(xfs_timed t find "$work/mnt" -printf '%p %s %T@\n') their="find -printf"
       else
-        "${theirs[@]}"; timed o "$volume" ls -R "$work/$f.luks" --key-file "$work/key"
+        theirs=(timed t fls -r "$work/$f.img") their="fls -r"
       fi
-      o_all="$o_all $o" o_cpus="$o_cpus $o_cpu" t_all="$t_all $t" t_cpus="$t_cpus $t_cpu"
-      echo "$f: round $r: volume ls -R $(cell "$o" "$o_cpu"), $their $(cell "$t" "$t_cpu") (ratio $(ratio "$t" "$o"))"
+      o_all="" o_cpus="" t_all="" t_cpus=""
+      for r in $(seq "$rounds"); do
+        if [ $((r % 2)) = 1 ]; then
+          timed o "$volume" ls -R "$work/$f.luks" --key-file "$work/key"; "${theirs[@]}"
+        else
+          "${theirs[@]}"; timed o "$volume" ls -R "$work/$f.luks" --key-file "$work/key"
+        fi
+        o_all="$o_all $o" o_cpus="$o_cpus $o_cpu" t_all="$t_all $t" t_cpus="$t_cpus $t_cpu"
+        echo "$f: round $r: volume ls -R $(cell "$o" "$o_cpu"), $their $(cell "$t" "$t_cpu") (ratio $(ratio "$t" "$o"))"
+      done
+      mo=$(median <<<"$o_all") mt=$(median <<<"$t_all")
+      echo "$f: median volume ls -R $(cell "$mo" "$(median <<<"$o_cpus")"), $their $(cell "$mt" "$(median <<<"$t_cpus")") (ratio $(ratio "$mt" "$mo"))"
     done
-    mo=$(median <<<"$o_all") mt=$(median <<<"$t_all")
-    echo "$f: median volume ls -R $(cell "$mo" "$(median <<<"$o_cpus")"), $their $(cell "$mt" "$(median <<<"$t_cpus")") (ratio $(ratio "$mt" "$mo"))"
-  done
+  fi
 
-  echo "## (c) one 1 MiB file 6 folders deep ($target): volume cat LUKS PATH --key-file KEY vs volume test LUKS --key-file KEY (the unlock alone); goal: cat - test <= 0.30 s"
-  for f in ${fss//,/ }; do
-    [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
-    if timeout --foreground -k 10 "$tmo" "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key" </dev/null 2>"$work/err" | cmp -s - "$work/src$target"; then
-      check=yes
-    else
-      check=NO; { echo "$f: volume cat $target differs from the source file:"; { grep -v '^WARNING: Using incubator modules' "$work/err" || true; } | tail -n 3 | sed 's/^/    /'; } >>"$work/problems"
-    fi
-    c_all="" c_cpus="" t_all="" t_cpus="" d_all="" dc_all=""
-    for r in $(seq "$rounds"); do
-      if [ $((r % 2)) = 1 ]; then
-        timed c "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key"; timed t "$volume" test "$work/$f.luks" --key-file "$work/key"
+  if part c; then
+    echo "## (c) one 1 MiB file 6 folders deep ($target): volume cat LUKS PATH --key-file KEY vs volume test LUKS --key-file KEY (the unlock alone); goal: cat - test <= 0.30 s"
+    for f in ${fss//,/ }; do
+      [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
+      if timeout --foreground -k 10 "$tmo" "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key" </dev/null 2>"$work/err" | cmp -s - "$work/src$target"; then
+        check=yes
       else
-        timed t "$volume" test "$work/$f.luks" --key-file "$work/key"; timed c "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key"
+        check=NO; { echo "$f: volume cat $target differs from the source file:"; { grep -v '^WARNING: Using incubator modules' "$work/err" || true; } | tail -n 3 | sed 's/^/    /'; } >>"$work/problems"
       fi
-      d=$(minus "$c" "$t") dc=$(minus "$c_cpu" "$t_cpu")
-      c_all="$c_all $c" c_cpus="$c_cpus $c_cpu" t_all="$t_all $t" t_cpus="$t_cpus $t_cpu" d_all="$d_all $d" dc_all="$dc_all $dc"
-      echo "$f: round $r: volume cat $(cell "$c" "$c_cpu"), volume test $(cell "$t" "$t_cpu"), cat - test $(cell "$d" "$dc")"
+      c_all="" c_cpus="" t_all="" t_cpus="" d_all="" dc_all=""
+      for r in $(seq "$rounds"); do
+        if [ $((r % 2)) = 1 ]; then
+          timed c "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key"; timed t "$volume" test "$work/$f.luks" --key-file "$work/key"
+        else
+          timed t "$volume" test "$work/$f.luks" --key-file "$work/key"; timed c "$volume" cat "$work/$f.luks" "$target" --key-file "$work/key"
+        fi
+        d=$(minus "$c" "$t") dc=$(minus "$c_cpu" "$t_cpu")
+        c_all="$c_all $c" c_cpus="$c_cpus $c_cpu" t_all="$t_all $t" t_cpus="$t_cpus $t_cpu" d_all="$d_all $d" dc_all="$dc_all $dc"
+        echo "$f: round $r: volume cat $(cell "$c" "$c_cpu"), volume test $(cell "$t" "$t_cpu"), cat - test $(cell "$d" "$dc")"
+      done
+      md=$(median <<<"$d_all")
+      met=$(awk -v d="$md" 'BEGIN { if (d !~ /^-?[0-9.]+$/) print "-"; else if (d <= 0.30) print "met"; else print "NOT met" }')
+      echo "$f: median volume cat $(cell "$(median <<<"$c_all")" "$(median <<<"$c_cpus")"), volume test $(cell "$(median <<<"$t_all")" "$(median <<<"$t_cpus")"), cat - test $(cell "$md" "$(median <<<"$dc_all")") (medians of the rounds' differences; goal <= 0.30 s of wall time: $met); bytes as the source file: $check"
     done
-    md=$(median <<<"$d_all")
-    met=$(awk -v d="$md" 'BEGIN { if (d !~ /^-?[0-9.]+$/) print "-"; else if (d <= 0.30) print "met"; else print "NOT met" }')
-    echo "$f: median volume cat $(cell "$(median <<<"$c_all")" "$(median <<<"$c_cpus")"), volume test $(cell "$(median <<<"$t_all")" "$(median <<<"$t_cpus")"), cat - test $(cell "$md" "$(median <<<"$dc_all")") (medians of the rounds' differences; goal <= 0.30 s of wall time: $met); bytes as the source file: $check"
-  done
+  fi
 
-  echo "## (d) volume get LUKS / DEST --key-file KEY with JAVA_OPTS=-Xmx64m"
-  for f in ${fss//,/ }; do
-    [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
-    o_all="" o_cpus=""
-    for r in $(seq "$rounds"); do
-      fresh "$work/out"
-      timed o env JAVA_OPTS=-Xmx64m "$volume" get "$work/$f.luks" / "$work/out" --key-file "$work/key"
-      x=(); [ "$f" != ext4 ] || x=(-x lost+found)
-      s=$(same "$o" "$f round $r volume get -Xmx64m" "$work/out" "${x[@]}"); fresh "$work/out"
-      o_all="$o_all $o" o_cpus="$o_cpus $o_cpu"
-      echo "$f: round $r: volume get (-Xmx64m) $(cell "$o" "$o_cpu"); same files: $s"
+  if part d; then
+    echo "## (d) volume get LUKS / DEST --key-file KEY with JAVA_OPTS=-Xmx64m"
+    for f in ${fss//,/ }; do
+      [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
+      o_all="" o_cpus=""
+      for r in $(seq "$rounds"); do
+        fresh "$work/out"
+        timed o env JAVA_OPTS=-Xmx64m "$volume" get "$work/$f.luks" / "$work/out" --key-file "$work/key"
+        x=(); [ "$f" != ext4 ] || x=(-x lost+found)
+        s=$(same "$o" "$f round $r volume get -Xmx64m" "$work/out" "${x[@]}"); fresh "$work/out"
+        o_all="$o_all $o" o_cpus="$o_cpus $o_cpu"
+        echo "$f: round $r: volume get (-Xmx64m) $(cell "$o" "$o_cpu"); same files: $s"
+      done
+      echo "$f: median volume get (-Xmx64m) $(cell "$(median <<<"$o_all")" "$(median <<<"$o_cpus")")"
     done
-    echo "$f: median volume get (-Xmx64m) $(cell "$(median <<<"$o_all")" "$(median <<<"$o_cpus")")"
-  done
+  fi
+
+  if part e || part f || part g; then
+    for f in ${fss//,/ }; do
+      [ -z "${skip[$f]:-}" ] || { echo "## (e-g) $f: skipped: ${skip[$f]}"; continue; }
+      xl=(); [ "$f" != ext4 ] || xl=(-x lost+found)
+      if part e; then
+        echo "## (e) $f: rclone copy of the whole tree from volume browse LUKS --key-file KEY (started once, not timed; rclone's webdav backend, 4 transfers) vs volume get LUKS / DEST --key-file KEY; goal ratio get / rclone >= 0.70"
+        if ! command -v rclone >/dev/null; then
+          echo "$f: skipped: rclone not found (Debian: rclone)"
+        elif ! browse_start "$f"; then
+          echo "$f: skipped: volume browse did not start: $(tail -n 1 "$work/err")"
+        else
+          g_all="" r_all="" g_cpus="" r_cpus=""
+          for r in $(seq "$rounds"); do
+            for who in $( [ $((r % 2)) = 1 ] && echo "get rclone" || echo "rclone get" ); do
+              fresh "$work/out"
+              if [ "$who" = get ]; then
+                timed g "$volume" get "$work/$f.luks" / "$work/out" --key-file "$work/key"; sg=$(same "$g" "$f round $r volume get" "$work/out" "${xl[@]}")
+              else
+                timed rc env RCLONE_CONFIG_VJ_TYPE=webdav RCLONE_CONFIG_VJ_URL="$url" rclone copy vj: "$work/out"
+                sr=$(same "$rc" "$f round $r rclone copy" "$work/out" "${xl[@]}")
+              fi
+            done
+            fresh "$work/out"
+            g_all="$g_all $g" r_all="$r_all $rc" g_cpus="$g_cpus $g_cpu" r_cpus="$r_cpus $rc_cpu"
+            echo "$f: round $r: volume get $(cell "$g" "$g_cpu"), rclone copy $(cell "$rc" "$rc_cpu") (ratio $(ratio "$g" "$rc")); same files: volume get $sg, rclone $sr"
+          done
+          mg=$(median <<<"$g_all") mr=$(median <<<"$r_all") q=$(ratio "$mg" "$mr")
+          echo "$f: median volume get $(cell "$mg" "$(median <<<"$g_cpus")"), rclone copy $(cell "$mr" "$(median <<<"$r_cpus")") (ratio $q; goal >= 0.70: $(goal "$q" 0.70))"
+          browse_stop
+        fi
+      fi
+      if part f; then
+        echo "## (f) $f: cp -a MNT/. DEST out of volume mount --files LUKS MNT --key-file KEY (mounted afresh before each cp, not timed) vs volume get LUKS / DEST --key-file KEY; goal ratio get / cp >= 0.70"
+        if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
+          echo "$f: skipped: no /dev/fuse or fusermount3 (Debian: fuse3)"
+        else
+          g_all="" c_all="" g_cpus="" c_cpus="" failed=""
+          for r in $(seq "$rounds"); do
+            for who in $( [ $((r % 2)) = 1 ] && echo "get cp" || echo "cp get" ); do
+              fresh "$work/out"
+              if [ "$who" = get ]; then
+                timed g "$volume" get "$work/$f.luks" / "$work/out" --key-file "$work/key"; sg=$(same "$g" "$f round $r volume get" "$work/out" "${xl[@]}")
+              elif files_mount "$f"; then
+                timed c cp -a "$work/mnt/." "$work/out"
+                files_umount
+                sc=$(same "$c" "$f round $r cp -a from the files mount" "$work/out" "${xl[@]}")
+              else
+                failed=$(tail -n 1 "$work/err"); break 2
+              fi
+            done
+            fresh "$work/out"
+            g_all="$g_all $g" c_all="$c_all $c" g_cpus="$g_cpus $g_cpu" c_cpus="$c_cpus $c_cpu"
+            echo "$f: round $r: volume get $(cell "$g" "$g_cpu"), cp -a $(cell "$c" "$c_cpu") (ratio $(ratio "$g" "$c")); same files: volume get $sg, cp -a $sc"
+          done
+          if [ -n "$failed" ]; then
+            echo "$f: volume mount --files did not mount: $failed"
+          else
+            mg=$(median <<<"$g_all") mc=$(median <<<"$c_all") q=$(ratio "$mg" "$mc")
+            echo "$f: median volume get $(cell "$mg" "$(median <<<"$g_cpus")"), cp -a $(cell "$mc" "$(median <<<"$c_cpus")") (ratio $q; goal >= 0.70: $(goal "$q" 0.70))"
+          fi
+        fi
+      fi
+      if part g; then
+        big=$(find "$work/src" -type f -size +1023k | wc -l)
+        big_bytes=$(find "$work/src" -type f -size +1023k -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+        echo "## (g) $f: the $big files of 1 MiB or more ($((big_bytes >> 20)) MiB) by curl from volume browse: one client alone, then 4 at once, each the same set; goal: each client's time alone / among four >= 0.50"
+        if ! command -v curl >/dev/null; then
+          echo "$f: skipped: curl not found (Debian: curl)"
+        elif ! browse_start "$f"; then
+          echo "$f: skipped: volume browse did not start: $(tail -n 1 "$work/err")"
+        else
+          # one curl config: every file's URL (each path segment percent-encoded) to /dev/null
+          find "$work/src" -type f -size +1023k -printf '%P\n' | python3 -c '
+import sys, urllib.parse
+base = sys.argv[1]
+for line in sys.stdin:
+    print("url = \"%s%s\"\noutput = \"/dev/null\"" % (base, urllib.parse.quote(line.rstrip("\n"))))' "$url" >"$work/curl.cfg"
+          for r in $(seq "$rounds"); do
+            timed one curl -sSf -K "$work/curl.cfg"
+            for i in 1 2 3 4; do
+              ( timed t curl -sSf -K "$work/curl.cfg"; echo "$t" >"$work/four.$i" ) &
+            done
+            wait
+            line="$f: round $r: one client $(cell "$one" "$one_cpu"); four at once:" worst=""
+            for i in 1 2 3 4; do
+              t=$(cat "$work/four.$i") q=$(ratio "$one" "$t")
+              line+=" $t s (ratio $q)"
+              worst=$(awk -v a="$worst" -v b="$q" 'BEGIN { if (a == "" || (b ~ /^[0-9.]+$/ && b + 0 < a + 0) || b !~ /^[0-9.]+$/) print b; else print a }')
+            done
+            w_all="${w_all:-} $worst"
+            echo "$line; slowest client's ratio $worst"
+          done
+          mw=$(median <<<"$w_all")
+          echo "$f: median of the slowest client's ratio $mw (goal >= 0.50: $(goal "$mw" 0.50))"
+          unset w_all
+          browse_stop
+        fi
+      fi
+    done
+  fi
+
   echo "# load after: $(uptime | sed 's/.*load/load/')"
   if [ -s "$work/problems" ]; then
     echo "# problems:"
