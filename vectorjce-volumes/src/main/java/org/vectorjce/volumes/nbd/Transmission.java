@@ -110,7 +110,7 @@ final class Transmission {
                             .putShort((short) REPLY_TYPE_OFFSET_DATA).putLong(r.cookie()).putInt(8 + n).putLong(at);
                     conn.write(h.flip(), b);
                 } else if (done == 0) {
-                    conn.write(ByteBuffer.allocate(16).putInt(SIMPLE_REPLY).putInt(0).putLong(r.cookie()).flip(), b);
+                    conn.write(simpleReply(r, 0), b);
                 } else {
                     conn.write(b);
                 }
@@ -197,7 +197,7 @@ final class Transmission {
     /** The reply to a request without data: success, or {@code EIO}. */
     private void done(Request r, boolean ok) throws IOException {
         if (ok) {
-            conn.write(ByteBuffer.allocate(16).putInt(SIMPLE_REPLY).putInt(0).putLong(r.cookie()).flip());
+            conn.write(simpleReply(r, 0));
         } else {
             error(r, EIO, r.type() == CMD_FLUSH ? "flush failed" : "write failed");
         }
@@ -215,7 +215,12 @@ final class Transmission {
                     .putInt(6 + m.length).putInt(errno).putShort((short) m.length).put(m);
             conn.write(b.flip());
         } else {
-            conn.write(ByteBuffer.allocate(16).putInt(SIMPLE_REPLY).putInt(errno).putLong(r.cookie()).flip());
+            conn.write(simpleReply(r, errno));
         }
+    }
+
+    /** A simple reply to {@code r} ("Simple reply message"): magic, errno (0: success), cookie. */
+    private static ByteBuffer simpleReply(Request r, int errno) {
+        return ByteBuffer.allocate(16).putInt(SIMPLE_REPLY).putInt(errno).putLong(r.cookie()).flip();
     }
 }

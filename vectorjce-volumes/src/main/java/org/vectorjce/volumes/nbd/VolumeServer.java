@@ -58,10 +58,10 @@ import org.vectorjce.volumes.Volume;
  * stays the caller's to close (after the server). Nothing secret is logged or sent: the server
  * logs nothing.
  *
- * <p>This class is the server's life only; the protocol is in {@link Handshake} (options and
- * STARTTLS), {@link Transmission} (requests, each {@link Request#check checked} to an errno in one
- * place, then served) and {@link Connection} (one client's socket), the memory bound in
- * {@link BufferBudget}.
+ * <p>This class is the server's life only (bind, accept, close); the protocol is in the package's
+ * {@code Handshake} (options and STARTTLS), {@code Transmission} (requests, each checked to an
+ * errno in one place, {@code Request.check}, then served) and {@code Connection} (one client's
+ * socket), the memory bound in {@code BufferBudget}.
  */
 public final class VolumeServer implements Closeable {
     private final ServerSocketChannel server;
