@@ -260,6 +260,34 @@ class NbdFaultTest {
     }
 
     @Test
+    void aReadOnlyExportRefusesWritesTrimsAndZeroesWithEpermAndStaysInStep() throws Exception {
+        serve(VolumeServer.Builder::readOnly);
+        long size = content.length;
+        byte[] data = new byte[8192];
+        Arrays.fill(data, (byte) 0x5a);
+        try (NbdClient c = NbdClient.connect(sock)) {
+            assertEquals(2 /* NBD_FLAG_READ_ONLY */, c.transmissionFlags & 2, "advertised read-only");
+            // proto.md, "Request types": the server SHOULD return NBD_EPERM for a write, a trim and
+            // a write zeroes on a read-only export; each is followed by a request that must be read
+            // as a request (the write's data was read past)
+            assertEquals(NbdClient.EPERM, c.write(4096, data), "write");
+            assertEquals(NbdClient.EPERM, c.write(NbdClient.CMD_FLAG_FUA, 0, data), "write with FUA");
+            assertEquals(NbdClient.EPERM, c.command(NbdClient.CMD_TRIM, 0, 0, 4096), "trim");
+            assertEquals(NbdClient.EPERM, c.command(NbdClient.CMD_WRITE_ZEROES, 0, 0, 4096), "write zeroes");
+            assertEquals(NbdClient.EPERM, c.command(NbdClient.CMD_WRITE_ZEROES, NbdClient.CMD_FLAG_FUA, 4096, 4096),
+                    "write zeroes with FUA");
+            // both EPERM and the past-the-end error apply: either is the protocol's
+            int e = c.write(size, new byte[512]);
+            assertTrue(e == NbdClient.EPERM || e == NbdClient.ENOSPC, "write past the end: " + e);
+            assertEquals(0, c.flush(), "a flush is served");
+            NbdClient.Reply r = c.read(0, 16384);
+            assertEquals(0, r.error());
+            assertArrayEquals(Arrays.copyOf(content, 16384), r.data(), "nothing was written");
+        }
+        assertServesTheVolume();
+    }
+
+    @Test
     void requestsOfLengthZeroAreAnsweredWithoutDisconnecting() throws Exception {
         serve(b -> { });
         try (NbdClient c = NbdClient.connect(sock)) {
