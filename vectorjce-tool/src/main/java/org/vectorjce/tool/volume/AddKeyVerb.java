@@ -1,11 +1,9 @@
 package org.vectorjce.tool.volume;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
-import org.vectorjce.volumes.luks.LuksVolume;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,18 +37,6 @@ final class AddKeyVerb extends KeyVerb {
             }
             o.keySlot(keySlot);
         }
-        try (LuksVolume v = openForKeys(null)) {
-            byte[] np = newSecret(newKeyFile);
-            try {
-                session.benchmarking(kdf.calibrates(), kdf.iterTime);
-                int slot = v.addKeySlot(np, o);
-                if (verbose) {
-                    session.out.println("Key slot " + slot + " created.");
-                }
-            } finally {
-                Arrays.fill(np, (byte) 0);
-            }
-        }
-        return Exits.OK;
+        return changeSlot(null, newKeyFile, kdf, (v, np) -> "Key slot " + v.addKeySlot(np, o) + " created.");
     }
 }

@@ -66,12 +66,7 @@ final class BitlkCommands implements FormatCommands {
 
     @Override
     public Volume unlock(String verb, Path image, boolean write) throws IOException, VolumeException, UsageException {
-        return open(image, true);
-    }
-
-    @Override
-    public Volume unlockForKeyDump(Path image) throws IOException, VolumeException, UsageException {
-        return open(image, false);
+        return open(image, !verb.equals("info"));
     }
 
     /**

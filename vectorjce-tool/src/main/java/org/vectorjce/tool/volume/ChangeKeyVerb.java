@@ -1,10 +1,8 @@
 package org.vectorjce.tool.volume;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 
 import org.vectorjce.volumes.luks.KeySlotOptions;
-import org.vectorjce.volumes.luks.LuksVolume;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,19 +29,10 @@ final class ChangeKeyVerb extends KeyVerb {
     public Integer call() throws Exception {
         kdf.check();
         KeySlotOptions o = kdf.options();
-        try (LuksVolume v = openForKeys(keySlot)) {
-            byte[] np = newSecret(newKeyFile);
-            try {
-                int old = v.keySlot().orElseThrow();
-                session.benchmarking(kdf.calibrates(), kdf.iterTime);
-                int slot = v.changeKeySlot(old, np, o);
-                if (verbose) {
-                    session.out.println("Key slot " + old + (slot == old ? "" : " moved to key slot " + slot) + " changed.");
-                }
-            } finally {
-                Arrays.fill(np, (byte) 0);
-            }
-        }
-        return Exits.OK;
+        return changeSlot(keySlot, newKeyFile, kdf, (v, np) -> {
+            int old = v.keySlot().orElseThrow();
+            int slot = v.changeKeySlot(old, np, o);
+            return "Key slot " + old + (slot == old ? "" : " moved to key slot " + slot) + " changed.";
+        });
     }
 }

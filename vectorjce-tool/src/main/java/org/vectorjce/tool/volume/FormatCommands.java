@@ -72,13 +72,11 @@ interface FormatCommands {
 
     /**
      * Unlocks {@code image} for {@code verb}, for writing when {@code write} and the format allows
-     * it (LUKS and TrueCrypt/VeraCrypt; BitLocker and FileVault 2 are read-only). A volume whose
-     * payload cannot be reached is refused before any secret is read.
+     * it (LUKS and TrueCrypt/VeraCrypt; BitLocker and FileVault 2 are read-only). For every verb
+     * but {@code info} (whose {@code --dump-volume-key} reads the key of any volume), a volume
+     * whose payload cannot be reached is refused before any secret is read.
      */
     Volume unlock(String verb, Path image, boolean write) throws IOException, VolumeException, UsageException;
-
-    /** Unlocks {@code image} read-only to print its key ({@code info --dump-volume-key}). */
-    Volume unlockForKeyDump(Path image) throws IOException, VolumeException, UsageException;
 
     /** How the dumps name {@code image} (cryptsetup's device name). */
     default String device(Path image) {

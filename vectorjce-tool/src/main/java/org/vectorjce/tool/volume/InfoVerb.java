@@ -45,7 +45,7 @@ final class InfoVerb extends Verb {
         if (!quiet) {
             session.confirmKeyDump();
         }
-        try (Volume v = f.unlockForKeyDump(image)) {
+        try (Volume v = f.unlock("info", image, false)) {
             byte[] k = v.volumeKey();
             try {
                 session.out.print(v.info().dumpWithKey(f.device(image), k)); // cryptsetup's text, line for line

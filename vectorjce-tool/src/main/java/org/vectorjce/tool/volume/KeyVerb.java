@@ -1,5 +1,6 @@
 package org.vectorjce.tool.volume;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
@@ -34,12 +35,40 @@ abstract class KeyVerb extends Verb {
         super(session);
     }
 
+    /** What {@code add-key} or {@code change-key} does with the opened volume and the new secret: {@code -v}'s line. */
+    @FunctionalInterface
+    interface SlotChange {
+        String apply(LuksVolume v, byte[] newSecret) throws IOException, VolumeException;
+    }
+
+    /**
+     * Opens IMAGE with the existing secret ({@link #openForKeys}), reads the new one
+     * ({@link #newSecret}), says on a terminal that the new slot's KDF is being calibrated, and
+     * runs {@code change}; the new secret is wiped whatever happens.
+     */
+    int changeSlot(Integer keySlot, Path newKeyFile, KdfOptions kdf, SlotChange change)
+            throws IOException, VolumeException, UsageException {
+        try (LuksVolume v = openForKeys(keySlot)) {
+            byte[] np = newSecret(newKeyFile);
+            try {
+                session.benchmarking(kdf.calibrates(), kdf.iterTime);
+                String line = change.apply(v, np);
+                if (verbose) {
+                    session.out.println(line);
+                }
+            } finally {
+                Arrays.fill(np, (byte) 0);
+            }
+        }
+        return Exits.OK;
+    }
+
     /**
      * Opens IMAGE for writing with the existing secret: {@code --key-file}'s bytes, else the first
      * line of standard input when it is not a terminal, else a prompt; only the key slot
      * {@code keySlot} when not null.
      */
-    LuksVolume openForKeys(Integer keySlot) throws java.io.IOException, VolumeException, UsageException {
+    LuksVolume openForKeys(Integer keySlot) throws IOException, VolumeException, UsageException {
         Checks.image(image);
         if (header != null && !Files.exists(header)) {
             throw new NoSuchFileException(header.toString());
@@ -62,7 +91,7 @@ abstract class KeyVerb extends Verb {
      * line (the first line when {@code --key-file} gave the existing secret); else a prompt, twice.
      * The caller wipes it.
      */
-    byte[] newSecret(Path newKeyFile) throws java.io.IOException, VolumeException, UsageException {
+    byte[] newSecret(Path newKeyFile) throws IOException, VolumeException, UsageException {
         byte[] p;
         if (newKeyFile != null) {
             p = session.keyFileBytes(newKeyFile);

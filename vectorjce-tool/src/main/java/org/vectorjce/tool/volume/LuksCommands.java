@@ -90,15 +90,6 @@ final class LuksCommands implements FormatCommands {
     }
 
     @Override
-    public Volume unlockForKeyDump(Path image) throws IOException, VolumeException, UsageException {
-        try {
-            return open(s, image, o.header, o.keyFile(), o.keySlot, false);
-        } catch (CorruptHeaderException e) {
-            throw failure(e, image);
-        }
-    }
-
-    @Override
     public String unlocked(Volume v) {
         // as cryptsetup -v: silent on success unless asked
         return v instanceof LuksVolume l && l.keySlot().isPresent() ? "Key slot " + l.keySlot().getAsInt() + " unlocked."

@@ -66,11 +66,6 @@ final class TcryptCommands implements FormatCommands {
         return open(image, write);
     }
 
-    @Override
-    public Volume unlockForKeyDump(Path image) throws IOException, VolumeException, UsageException {
-        return open(image, false);
-    }
-
     /** tcryptDump names the image by its file name. */
     @Override
     public String device(Path image) {
