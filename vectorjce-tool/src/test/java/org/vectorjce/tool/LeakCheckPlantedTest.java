@@ -20,11 +20,11 @@ class LeakCheckPlantedTest {
     @Test
     void plantedLeakIsFlagged() throws Exception {
         // A few seconds at most: stops as soon as |t| passes 10. One retry on a noisy moment.
-        LeakCheck.Result r = null;
+        LeakSampler.Result r = null;
         for (int attempt = 0; attempt < 2; attempt++) {
             SplittableRandom rnd = new SplittableRandom(1234 + attempt);
-            r = LeakCheck.measure(new LeakCheck.PlantedLeak(32, true, rnd.split()), 0,
-                    new LeakCheck.Budget(3.0, Long.MAX_VALUE, 0.3, 1.5, LeakCheck.PLANTED_STOP), rnd.split(), null);
+            r = LeakSampler.measure(new LeakTargets.PlantedLeak(32, true, rnd.split()), 0,
+                    new LeakSampler.Budget(3.0, Long.MAX_VALUE, 0.3, 1.5, LeakCheck.PLANTED_STOP), rnd.split(), null);
             if (LeakStats.isLeakEvidence(r.maxAbsT())) {
                 break;
             }
@@ -45,8 +45,8 @@ class LeakCheckPlantedTest {
         }
         byte[] in = new byte[64];
         byte[] o1 = new byte[64], o2 = new byte[64];
-        assertEquals(LeakCheck.PlantedLeak.call(in, 0, 64, o1, table, (table.length - 1) & ~15),
-                LeakCheck.PlantedLeak.call(in, 0, 64, o2, table, 0));
+        assertEquals(LeakTargets.PlantedLeak.call(in, 0, 64, o1, table, (table.length - 1) & ~15),
+                LeakTargets.PlantedLeak.call(in, 0, 64, o2, table, 0));
     }
 
     @Test
@@ -68,12 +68,12 @@ class LeakCheckPlantedTest {
 
     @Test
     void keySizes() {
-        assertEquals(16, LeakCheck.keyBytes("AES/ECB/NoPadding", 128));
-        assertEquals(32, LeakCheck.keyBytes("Twofish/CBC/NoPadding", 256));
-        assertEquals(64, LeakCheck.keyBytes("AES/XTS/NoPadding", 256));
-        assertEquals(32, LeakCheck.keyBytes("AES/LRW/NoPadding", 128));
-        byte[] fx = LeakCheck.fixedKey("AES/XTS/NoPadding", 128);
-        byte[] rs = LeakCheck.resetKey("AES/XTS/NoPadding", 128);
+        assertEquals(16, LeakTargets.keyBytes("AES/ECB/NoPadding", 128));
+        assertEquals(32, LeakTargets.keyBytes("Twofish/CBC/NoPadding", 256));
+        assertEquals(64, LeakTargets.keyBytes("AES/XTS/NoPadding", 256));
+        assertEquals(32, LeakTargets.keyBytes("AES/LRW/NoPadding", 128));
+        byte[] fx = LeakTargets.fixedKey("AES/XTS/NoPadding", 128);
+        byte[] rs = LeakTargets.resetKey("AES/XTS/NoPadding", 128);
         assertEquals(32, fx.length);
         assertFalse(Arrays.equals(Arrays.copyOf(fx, 16), Arrays.copyOfRange(fx, 16, 32)), "XTS halves differ");
         assertFalse(Arrays.equals(Arrays.copyOf(rs, 16), Arrays.copyOfRange(rs, 16, 32)), "XTS halves differ");

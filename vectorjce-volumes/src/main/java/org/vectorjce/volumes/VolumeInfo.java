@@ -34,4 +34,25 @@ public interface VolumeInfo {
     default List<String> warnings() {
         return List.of();
     }
+
+    /**
+     * The header as the format's cryptsetup dump ({@code luksDump}, {@code tcryptDump},
+     * {@code bitlkDump}, {@code fvault2Dump}) lays it out, naming the image {@code device}; no
+     * secret is in it.
+     *
+     * @param device how the text names the image (cryptsetup's device argument)
+     * @return the text, one field a line, ending with a newline
+     */
+    String dump(String device);
+
+    /**
+     * What the format's cryptsetup dump prints with {@code --dump-volume-key}: the cipher, the
+     * payload's place and the volume key {@code key} in hex. The text holds the key: the caller
+     * decides where it may go.
+     *
+     * @param device how the text names the image (cryptsetup's device argument)
+     * @param key the volume key, as {@link Volume#volumeKey()} gives it (not kept)
+     * @return the text, ending with a newline
+     */
+    String dumpWithKey(String device, byte[] key);
 }

@@ -7,13 +7,14 @@ import java.util.List;
 import org.vectorjce.volumes.Volume;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * The verbs that read the files inside a volume or a plain disk image: {@code fs}, {@code ls},
- * {@code cat} and {@code get}. Each is a {@code VolumeMain.Typed} (the secrets, {@code --type} and
- * the unlocking every verb shares) bound to its command line; the work is {@link FilesCommand}'s
+ * {@code cat} and {@code get}. Each takes the {@link UnlockOptions} and unlocks through
+ * {@link FormatCommands} as {@code test} does; the work is {@link FilesCommand}'s
  * and {@link DiskFiles}'.
  */
 final class FilesVerbs {
@@ -25,14 +26,13 @@ final class FilesVerbs {
      * {@code test} unlocks it, or, with no LUKS, BitLocker or FileVault 2 signature and no
      * {@code --type} (or {@code --type raw}), read as a plain disk without asking for a secret.
      */
-    abstract static class FilesVerb extends VolumeMain.Typed {
-        final VolumeMain main;
-
-        FilesVerb(VolumeMain main) {
-            main.super();
-            this.main = main;
+    abstract static class FilesVerb extends Verb {
+        FilesVerb(Session session) {
+            super(session);
         }
 
+        @Mixin
+        UnlockOptions unlock;
         @Option(names = {"--partition", "-p"}, paramLabel = "N|VG/LV", description = "The partition or LVM2 logical "
                 + "volume to read: its number in volume fs's list, or VG/LV (default: the only one holding a "
                 + "filesystem).")
@@ -43,16 +43,18 @@ final class FilesVerbs {
 
         /** {@code image}'s device: its plaintext, or the image itself when it is a plain disk. */
         DiskFiles.Opened open(String verb, Path image) throws Exception {
-            VolumeMain.checkImage(image);
-            if ("raw".equals(type) || type == null && org.vectorjce.volumes.Volumes.detect(image) == null) {
-                if (!keyFiles.isEmpty() || header != null || keySlot != null || tcrypt != null || bitlk != null) {
-                    throw new UsageException(image + " is read as a plain disk (" + (type == null ? "no LUKS, BitLocker"
+            Checks.image(image);
+            UnlockOptions u = unlock;
+            if ("raw".equals(u.type) || u.type == null && org.vectorjce.volumes.Volumes.detect(image) == null) {
+                if (!u.keyFiles.isEmpty() || u.header != null || u.keySlot != null || u.tcrypt != null
+                        || u.volumeKey != null) {
+                    throw new UsageException(image + " is read as a plain disk (" + (u.type == null ? "no LUKS, BitLocker"
                             + " or FileVault 2 signature" : "--type raw") + "): it takes no secret or unlock option;"
                             + " a TrueCrypt/VeraCrypt volume needs --type tcrypt");
                 }
                 return DiskFiles.Opened.of(null, org.vectorjce.device.Device.open(image, false));
             }
-            Volume v = unlock(verb, image, false);
+            Volume v = FormatCommands.unlock(session, unlock, verb, image, false);
             try {
                 return DiskFiles.Opened.of(v, v.device());
             } catch (Exception e) {
@@ -66,7 +68,7 @@ final class FilesVerbs {
             if (partition != null) {
                 if (partition.indexOf('/') < 0) {
                     try {
-                        VolumeMain.range(Integer.valueOf(partition.trim()), "--partition", 1, Integer.MAX_VALUE);
+                        Checks.range(Integer.valueOf(partition.trim()), "--partition", 1, Integer.MAX_VALUE);
                     } catch (NumberFormatException e) {
                         throw new UsageException("--partition " + partition + ": a number from volume fs's list,"
                                 + " or VG/LV");
@@ -86,7 +88,7 @@ final class FilesVerbs {
         }
 
         FilesCommand files() {
-            return new FilesCommand(main.out, main.err, main::onTerminal);
+            return new FilesCommand(session.out, session.err, session::onTerminal);
         }
     }
 
@@ -95,8 +97,8 @@ final class FilesVerbs {
             + "size, type, label, serial, cluster size, used space. IMAGE is a volume (unlocked as test unlocks "
             + "it) or a plain disk image."})
     static final class Fs extends FilesVerb {
-        Fs(VolumeMain main) {
-            super(main);
+        Fs(Session session) {
+            super(session);
         }
 
         @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume or disk image.")
@@ -107,7 +109,7 @@ final class FilesVerbs {
         @Override
         public Integer call() throws Exception {
             try (DiskFiles.Opened o = open("fs", image)) {
-                return DiskFiles.fs(o.device(), json, main.out);
+                return DiskFiles.fs(o.device(), json, session.out);
             }
         }
     }
@@ -115,8 +117,8 @@ final class FilesVerbs {
     @Command(name = "ls", sortOptions = false, description = {"Lists PATH (default /) of the filesystem in IMAGE, "
             + "in the filesystem's own order. IMAGE is a volume (unlocked as test unlocks it) or a plain disk image."})
     static final class Ls extends FilesVerb {
-        Ls(VolumeMain main) {
-            super(main);
+        Ls(Session session) {
+            super(session);
         }
 
         @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume or disk image.")
@@ -144,8 +146,8 @@ final class FilesVerbs {
     @Command(name = "cat", sortOptions = false, description = {"Writes the bytes of the file PATH in IMAGE's "
             + "filesystem to standard output (PATH:STREAM reads an NTFS named stream)."})
     static final class Cat extends FilesVerb {
-        Cat(VolumeMain main) {
-            super(main);
+        Cat(Session session) {
+            super(session);
         }
 
         @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume or disk image.")
@@ -156,7 +158,7 @@ final class FilesVerbs {
         @Override
         public Integer call() throws Exception {
             try (DiskFiles.Opened o = open("cat", image); java.nio.file.FileSystem fs = DiskFiles.fileSystem(o, env())) {
-                return files().cat(fs, path, main.out);
+                return files().cat(fs, path, session.out);
             }
         }
     }
@@ -167,8 +169,8 @@ final class FilesVerbs {
             + "whose name cannot be a file name here (., .., holding / \\ or NUL) is skipped, named on standard "
             + "error, and the exit status is 1."})
     static final class Get extends FilesVerb {
-        Get(VolumeMain main) {
-            super(main);
+        Get(Session session) {
+            super(session);
         }
 
         @Parameters(index = "0", paramLabel = "IMAGE", description = "The volume or disk image.")

@@ -52,7 +52,7 @@ final class MountCommand {
         if (problem != null) {
             throw new VolumeException(problem);
         }
-        VolumeMain.checkImage(image);
+        Checks.image(image);
         if (!Files.exists(dir)) {
             throw new NoSuchFileException(dir.toString());
         }

@@ -68,7 +68,7 @@ final class ServeCommand {
         // read before any secret is asked: a bad certificate is said first
         SSLContext tls = tlsCert == null ? null : TlsCredentials.fromPem(tlsCert, tlsKey);
         InetSocketAddress address = tcp == null ? null : tcpAddress(tcp);
-        VolumeMain.checkImage(image);
+        Checks.image(image);
         if (socket != null && Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(socket.toString());
         }

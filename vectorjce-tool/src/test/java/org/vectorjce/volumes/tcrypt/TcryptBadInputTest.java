@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
-import org.vectorjce.tool.volume.TcryptCommand;
+import org.vectorjce.tool.volume.VolumeMain;
 
 /**
  * Wrong secrets, damaged images and the trial search without hints: the documented exception
@@ -330,9 +330,9 @@ class TcryptBadInputTest {
 
     static Result command(String stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = new TcryptCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        int rc = VolumeMain.run(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                null).run(args);
+                null, args);
         return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

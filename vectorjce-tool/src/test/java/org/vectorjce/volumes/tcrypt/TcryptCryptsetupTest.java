@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.vectorjce.volumes.TestImages;
-import org.vectorjce.tool.volume.TcryptCommand;
+import org.vectorjce.tool.volume.VolumeMain;
 
 /**
  * {@code cryptsetup tcryptDump} (2.6, user space here) as the oracle: for every image it can dump,
@@ -125,9 +125,9 @@ class TcryptCryptsetupTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         List<String> argv = new ArrayList<>(List.of("volume", "info", "--type", "tcrypt"));
         argv.addAll(args);
-        int rc = new TcryptCommand(new ByteArrayInputStream((password + "\n").getBytes(StandardCharsets.UTF_8)),
+        int rc = VolumeMain.run(new ByteArrayInputStream((password + "\n").getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                null).run(argv.toArray(String[]::new));
+                null, argv.toArray(String[]::new));
         assertEquals(0, rc, () -> args + ": " + err.toString(StandardCharsets.UTF_8));
         return out.toString(StandardCharsets.UTF_8);
     }

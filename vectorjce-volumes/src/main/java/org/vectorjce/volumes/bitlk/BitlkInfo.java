@@ -219,6 +219,12 @@ public record BitlkInfo(boolean togo, int version, String guid, int sectorSize, 
         return s.toString();
     }
 
+    /** {@link #dump(String, ZoneId)} with times in the system's default zone, as {@code cryptsetup bitlkDump} prints them. */
+    @Override
+    public String dump(String device) {
+        return dump(device, ZoneId.systemDefault());
+    }
+
     /** {@code cryptsetup bitlkDump}'s text (cryptsetup 2.6's layout) for {@code device}, times in {@code zone}. */
     public String dump(String device, ZoneId zone) {
         StringBuilder s = new StringBuilder();
@@ -264,6 +270,7 @@ public record BitlkInfo(boolean togo, int version, String guid, int sectorSize, 
     }
 
     /** {@code bitlkDump --dump-volume-key}'s text for {@code device} with the volume key {@code key}. */
+    @Override
     public String dumpWithKey(String device, byte[] key) {
         return "BITLK header information for " + device + "\n"
                 + "Cipher name:   \t" + cipher + "\n"

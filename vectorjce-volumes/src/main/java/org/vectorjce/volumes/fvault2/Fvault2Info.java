@@ -83,6 +83,7 @@ public record Fvault2Info(String physicalVolumeUuid, String familyUuid, long log
     }
 
     /** {@code cryptsetup fvault2Dump}'s text (cryptsetup 2.6's {@code FVAULT2_dump}) for {@code device}. */
+    @Override
     public String dump(String device) {
         return "Header information for FVAULT2 device " + device + ".\n"
                 + "Physical volume UUID: \t" + physicalVolumeUuid + "\n"
@@ -96,6 +97,7 @@ public record Fvault2Info(String physicalVolumeUuid, String familyUuid, long log
     }
 
     /** {@code fvault2Dump --dump-volume-key}'s text: {@link #dump} and the key's line. */
+    @Override
     public String dumpWithKey(String device, byte[] key) {
         return dump(device) + "Volume key:       \t" + hex(key) + "\n";
     }

@@ -78,6 +78,7 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
      * key {@code key}: cipher name and mode, payload offset in 512-byte sectors, UUID, key bits and
      * the key.
      */
+    @Override
     public String dumpWithKey(String device, byte[] key) {
         int dash = cipher.indexOf('-');
         return "LUKS header information for " + device + "\n"
@@ -87,6 +88,15 @@ public record LuksInfo(int version, String uuid, String label, String subsystem,
                 + "UUID:          \t" + uuid + "\n"
                 + "MK bits:       \t" + key.length * 8 + "\n"
                 + "MK dump:\t" + org.vectorjce.volumes.internal.KeyDump.mkDump(key);
+    }
+
+    /**
+     * {@link #dump()}: the summary names no device, as cryptsetup's LUKS2 {@code luksDump} names
+     * none ({@link #luksDump} gives the whole text for an image).
+     */
+    @Override
+    public String dump(String device) {
+        return dump();
     }
 
     /**

@@ -47,6 +47,7 @@ public record TcryptInfo(boolean veracrypt, String headerKind, long headerOffset
 
 
     /** {@code tcryptDump}'s text (cryptsetup 2.7+'s fields) for {@code device}. */
+    @Override
     public String dump(String device) {
         StringBuilder s = new StringBuilder();
         s.append(veracrypt ? "VERACRYPT" : "TCRYPT").append(" header information for ").append(device).append('\n');
@@ -75,6 +76,7 @@ public record TcryptInfo(boolean veracrypt, String headerKind, long headerOffset
     }
 
     /** {@code tcryptDump --dump-volume-key}'s text for {@code device} with the volume key {@code key}. */
+    @Override
     public String dumpWithKey(String device, byte[] key) {
         StringBuilder s = new StringBuilder();
         s.append("TCRYPT header information for ").append(device).append('\n');

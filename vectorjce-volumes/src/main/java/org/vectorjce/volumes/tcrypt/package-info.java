@@ -2,7 +2,7 @@
  * TrueCrypt and VeraCrypt volumes, read-only: {@link org.vectorjce.volumes.tcrypt.TcryptVolume}
  * opens one (normal, backup, hidden or system header; password, keyfiles, PIM; cryptsetup's
  * {@code -h}/{@code -c} hints) and gives its plaintext as a {@code SeekableByteChannel}; the
- * {@code volume ... --type tcrypt} command is {@code org.vectorjce.tool.volume.TcryptCommand}. The format follows the "VeraCrypt Volume Format Specification" and VeraCrypt's
+ * {@code volume ... --type tcrypt} command is {@code org.vectorjce.tool.volume.TcryptCommands}. The format follows the "VeraCrypt Volume Format Specification" and VeraCrypt's
  * {@code src/Common/Volumes.c}; which KDFs and chains exist, and in what order they are tried, is
  * cryptsetup's {@code lib/tcrypt/tcrypt.c} table, one row per version. Every chain of that table
  * is read: AES, Twofish and Serpent (the provider's kernels) and their cascades in XTS and LRW;
