@@ -22,7 +22,6 @@ import java.util.Set;
 
 import javax.crypto.AEADBadTagException;
 
-import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
@@ -60,7 +59,7 @@ import org.vectorjce.volumes.internal.VolumeLifecycle;
  * FVEK itself (cryptsetup's {@code --volume-key-file}), checked only for its length, as cryptsetup
  * does.
  *
- * <p>The payload ({@link BitlkPayload}) is laid out as cryptsetup maps the volume: AES-XTS
+ * <p>The payload ({@link BitlkSectors}) is laid out as cryptsetup maps the volume: AES-XTS
  * ({@code aes-xts-plain64}), AES-CBC with dm-crypt's {@code eboiv}, or AES-CBC with the Elephant
  * diffuser (Windows Vista and 7, {@code aes-cbc-elephant}), on the provider's sector API.
  * A volume whose encryption or decryption was paused (conversion state 5, which cryptsetup does not
@@ -171,15 +170,33 @@ public final class BitlkVolume extends VolumeLifecycle implements Volume {
      */
     @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
+        return handOut(plaintext());
+    }
+
+    /**
+     * The plaintext as a positional device, read-only, read at offsets by many threads at once.
+     *
+     * @throws UnsupportedVolumeException as {@link #payload()}
+     * @throws IOException when the image cannot be read
+     */
+    @Override
+    public org.vectorjce.device.Device device() throws IOException, UnsupportedVolumeException {
+        return handOutDevice(plaintext(), true, this::flush, info().format().typeName());
+    }
+
+    private org.vectorjce.SectorChannel plaintext() throws UnsupportedVolumeException {
         ensureOpen();
         String problem = info.activationProblem();
         if (problem != null) {
             throw new UnsupportedVolumeException(problem);
         }
-        SectorCipher c = VolumeLifecycle.sectorCipher(info.cipher() + "-" + info.mode(), fvek, info.sectorSize(), true, provider);
-        BitlkPayload payload = new BitlkPayload(image, info.payloadSize(), info.sectorSize(), c, meta.zeroAreas(),
-                meta.volumeHeaderOffset, meta.volumeHeaderSize, info.plaintextFrom());
-        return handOut(payload);
+        try {
+            return org.vectorjce.SectorChannel.over(new BitlkSectors(image, info.payloadSize(), info.sectorSize(),
+                    info.cipher() + "-" + info.mode(), fvek, provider, meta.zeroAreas(), meta.volumeHeaderOffset,
+                    meta.volumeHeaderSize, info.plaintextFrom()));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new UnsupportedVolumeException(e.getMessage());
+        }
     }
 
     /** The keys, wiped by the first {@code close()}. */
