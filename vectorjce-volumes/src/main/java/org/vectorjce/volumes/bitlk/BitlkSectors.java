@@ -104,10 +104,7 @@ final class BitlkSectors implements SectorChannel.Sectors {
             int n = (int) seg[1];
             ByteBuffer part = dst.slice().limit(n);
             if (seg[0] >= 0) {
-                long end = ImageIo.read(image, seg[0], part);
-                if (end >= 0) {
-                    throw new IOException("The image ended at byte " + end + ", inside the payload");
-                }
+                ImageIo.readPayload(image, seg[0], part);
             }
             dst.position(dst.position() + n);
             p += n;

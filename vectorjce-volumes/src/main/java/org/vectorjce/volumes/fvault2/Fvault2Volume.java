@@ -22,12 +22,11 @@ import org.vectorjce.SectorChannel;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
-import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.WrongPassphraseException;
 import org.vectorjce.volumes.internal.ImageSource;
-import org.vectorjce.volumes.internal.VolumeLifecycle;
+import org.vectorjce.volumes.internal.KeyedVolume;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
 
@@ -64,38 +63,29 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * passphrase, the derived key, the KEK and the volume key are wiped after use or on
  * {@link #close()}.
  */
-public final class Fvault2Volume extends VolumeLifecycle implements Volume {
+public final class Fvault2Volume extends KeyedVolume<Fvault2Info> {
     /** Bytes of an XTS data unit: Core Storage's sectors. */
     static final int SECTOR = 512;
     private static final int HALF = 16;
 
-    private final Fvault2Info info;
-    private final byte[] key;
-    private final String opener;
-    private final VectorJceProvider provider;
-
     private Fvault2Volume(ImageSource.Images images, Fvault2Info info, byte[] key, String opener,
             VectorJceProvider provider) {
-        super(images);
-        this.info = info;
-        this.key = key;
-        this.opener = opener;
-        this.provider = provider;
+        super(images, info, key, opener, provider);
     }
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(new ImageSource(image, null));
+        return new Builder(ImageSource.at(image));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(new ImageSource(null, image));
+        return new Builder(ImageSource.of(image));
     }
 
     /** The header's and metadata's fields, without unlocking anything. */
     public static Fvault2Info info(Path image) throws IOException, VolumeException {
-        return ImageSource.read(image, c -> info(c, image.toString()));
+        return ImageSource.read(image, Fvault2Volume::info);
     }
 
     /** The header's and metadata's fields of an image the caller keeps open. */
@@ -126,23 +116,6 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
                 cs.blockSize, cs.imageSize);
     }
 
-    /** The header's and metadata's fields. */
-    @Override
-    public Fvault2Info info() {
-        return info;
-    }
-
-    /** What opened the volume: {@code passphrase} or {@code volume key}. */
-    public String openedWith() {
-        return opener;
-    }
-
-    /** A copy of the 32-byte volume key (as cryptsetup maps it and dumps it); the caller wipes it. */
-    @Override
-    public byte[] volumeKey() {
-        ensureOpen();
-        return key.clone();
-    }
 
     /** The plaintext's size in bytes: the logical volume's, in whole 512-byte sectors. */
     @Override
@@ -200,11 +173,6 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
         }
     }
 
-    /** The keys, wiped by the first {@code close()}. */
-    @Override
-    protected void wipe() {
-        Arrays.fill(key, (byte) 0);
-    }
 
     @Override
     public String toString() {

@@ -51,6 +51,17 @@ public final class ImageIo {
         }
     }
 
+    /**
+     * Reads exactly {@code dst.remaining()} bytes of a payload's ciphertext at {@code at}: "The image
+     * ended at byte N, inside the payload" when it ends first.
+     */
+    public static void readPayload(SeekableByteChannel image, long at, ByteBuffer dst) throws IOException {
+        long end = read(image, at, dst);
+        if (end >= 0) {
+            throw new IOException("The image ended at byte " + end + ", inside the payload");
+        }
+    }
+
     /** Writes all of {@code src} to {@code image} at {@code at}. */
     public static void write(SeekableByteChannel image, long at, ByteBuffer src) throws IOException {
         if (image instanceof FileChannel fc) {

@@ -68,12 +68,12 @@ public final class LuksVolume extends VolumeLifecycle implements Volume {
 
     /** A builder for the volume in the file {@code image}. */
     public static Builder at(Path image) {
-        return new Builder(new ImageSource(Objects.requireNonNull(image, "image"), null));
+        return new Builder(ImageSource.at(image));
     }
 
     /** A builder for the volume in {@code image} (read only; left open by {@link #close()}). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(new ImageSource(null, Objects.requireNonNull(image, "image")));
+        return new Builder(ImageSource.of(image));
     }
 
     /** Whether the payload refuses writes: unless the images were opened for writing ({@link Builder#readWrite()}). */

@@ -104,10 +104,7 @@ final class TcryptSectors implements SectorChannel.Sectors {
 
     @Override
     public void read(long p, ByteBuffer b) throws IOException {
-        long end = ImageIo.read(image, offset + p, b);
-        if (end >= 0) {
-            throw new IOException("The image ended at byte " + end + ", inside the payload");
-        }
+        ImageIo.readPayload(image, offset + p, b);
     }
 
     @Override

@@ -89,12 +89,12 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(new ImageSource(image, null));
+        return new Builder(ImageSource.at(image));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(new ImageSource(null, image));
+        return new Builder(ImageSource.of(image));
     }
 
     /** The header's fields, the row and chain that opened it, and the payload's place. */
