@@ -287,12 +287,9 @@ final class Protectors {
         } catch (AEADBadTagException e) {
             return null;
         } catch (GeneralSecurityException e) {
-            throw new UnsupportedVolumeException("AES-CCM on the provider " + provider.getName() + " failed: "
-                    + e.getMessage());
+            throw ccmFailed(e);
         } finally {
-            if (pt != null) {
-                Arrays.fill(pt, (byte) 0);
-            }
+            ImageSource.wipe(pt);
         }
     }
 
@@ -315,13 +312,15 @@ final class Protectors {
             throw new CorruptHeaderException("The FVE metadata's validation record does not open under the VMK"
                     + " (AES-CCM tag mismatch)");
         } catch (GeneralSecurityException e) {
-            throw new UnsupportedVolumeException("AES-CCM on the provider " + provider.getName() + " failed: "
-                    + e.getMessage());
+            throw ccmFailed(e);
         } finally {
-            if (d != null) {
-                Arrays.fill(d, (byte) 0);
-            }
+            ImageSource.wipe(d);
         }
+    }
+
+    private UnsupportedVolumeException ccmFailed(GeneralSecurityException e) {
+        return new UnsupportedVolumeException("AES-CCM on the provider " + provider.getName() + " failed: "
+                + e.getMessage());
     }
 
     /**

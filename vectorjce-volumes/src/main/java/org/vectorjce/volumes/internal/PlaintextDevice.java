@@ -14,36 +14,18 @@ import org.vectorjce.device.Device;
  * the device closes its channel (the volume's keys and image stay); {@link #flush()} is the
  * volume's.
  */
-public final class PlaintextDevice implements Device {
+public record PlaintextDevice(SectorChannel channel, long size, boolean readOnly, PlaintextDevice.Flush volumeFlush,
+        String name) implements Device {
     /** What {@link #flush()} runs: the volume's own flush. */
     @FunctionalInterface
     public interface Flush {
         void flush() throws IOException;
     }
 
-    private final SectorChannel channel;
-    private final long size;
-    private final boolean readOnly;
-    private final Flush flush;
-    private final String name;
-
     /** Over {@code channel}, of its size now; {@code name} says what it is in messages. */
-    public PlaintextDevice(SectorChannel channel, boolean readOnly, Flush flush, String name) throws IOException {
-        this.channel = channel;
-        this.size = channel.size();
-        this.readOnly = readOnly;
-        this.flush = flush;
-        this.name = name;
-    }
-
-    @Override
-    public long size() {
-        return size;
-    }
-
-    @Override
-    public boolean readOnly() {
-        return readOnly;
+    public static PlaintextDevice of(SectorChannel channel, boolean readOnly, Flush flush, String name)
+            throws IOException {
+        return new PlaintextDevice(channel, channel.size(), readOnly, flush, name);
     }
 
     @Override
@@ -76,7 +58,7 @@ public final class PlaintextDevice implements Device {
             throw new ClosedChannelException();
         }
         if (!readOnly) {
-            flush.flush();
+            volumeFlush.flush();
         }
     }
 

@@ -62,7 +62,7 @@ public abstract class VolumeLifecycle {
      */
     protected final Device handOutDevice(SectorChannel plaintext, boolean readOnly, PlaintextDevice.Flush flush,
             String typeName) throws IOException {
-        return new PlaintextDevice(handOut(plaintext), readOnly, flush, "the plaintext of the " + typeName + " volume");
+        return PlaintextDevice.of(handOut(plaintext), readOnly, flush, "the plaintext of the " + typeName + " volume");
     }
 
     /**
