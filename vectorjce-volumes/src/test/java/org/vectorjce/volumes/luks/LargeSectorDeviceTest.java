@@ -68,7 +68,7 @@ class LargeSectorDeviceTest {
         try (LuksVolume v = LuksVolume.at(img).keyFile(key).open(); Device d = v.device()) {
             assertEquals(4096, d.alignment());
             long[][] reads = {{4096L * 3 + 1234, 10_000}, {1, 4095}, {4095, 2}, {4096L * 17 + 511, 513},
-                    {4096L * 40 + 7, 100_001}, {cipherText.length - 4097, 4097}};
+                    {4096L * 40 + 7, 90_001}, {cipherText.length - 4097, 4097}};
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
                 for (int round = 0; round < 8; round++) {
