@@ -27,8 +27,6 @@ final class DmCryptSectors implements SectorChannel.Sectors {
     private final VectorJceProvider provider;
     private final SectorCipher.EssivHash essivHash;
     private final long offset;
-    private final long length;
-    private final boolean writable;
     private final boolean closeImage;
     /** The IV number of the window's first byte, in units of 1 << ivShift bytes. */
     private final long ivBase;
@@ -46,8 +44,6 @@ final class DmCryptSectors implements SectorChannel.Sectors {
         this.provider = b.provider != null ? b.provider : new VectorJceProvider();
         this.essivHash = b.essivHash;
         this.offset = b.offset;
-        this.length = b.length;
-        this.writable = !b.readOnly;
         this.closeImage = !b.keepImageOpen;
         int per = Math.max(sectorSize / 512, 1);
         long first = b.ivOffset < 0 ? b.firstSector : Long.divideUnsigned(b.ivOffset, per);
@@ -98,21 +94,6 @@ final class DmCryptSectors implements SectorChannel.Sectors {
                 c.close();
             }
         };
-    }
-
-    @Override
-    public int sectorSize() {
-        return sectorSize;
-    }
-
-    @Override
-    public long size() {
-        return length;
-    }
-
-    @Override
-    public boolean writable() {
-        return writable;
     }
 
     long imageSize() throws IOException {

@@ -50,7 +50,7 @@ import javax.crypto.SecretKey;
  * payload after its header: {@link Builder#window}, a fixed size that writes never pass), a
  * read-only view ({@link Builder#readOnly}), one that leaves the image open on close
  * ({@link Builder#keepImageOpen}: several channels over one image), and {@code essiv:HASH}
- * generators with hashes the JDK lacks ({@link Builder#essivHash}). {@link #over(Sectors)} runs the
+ * generators with hashes the JDK lacks ({@link Builder#essivHash}). {@link #over} runs the
  * same read-modify-write over sectors that are not one dm-crypt specification over one window (a
  * cipher cascade, remapped sectors): the caller gives the ciphertext's reads and writes and the
  * sector transform, this class does the rest.
@@ -82,17 +82,6 @@ public final class SectorChannel implements SeekableByteChannel {
      * {@link Transform} is used by one thread at a time.
      */
     public interface Sectors {
-        /** Bytes per sector: a power of two that divides 1 MiB. */
-        int sectorSize();
-
-        /** Bytes of plaintext, fixed: a write never passes it. */
-        long size();
-
-        /** Whether {@link #write} and {@link Transform#encrypt} take writes. */
-        default boolean writable() {
-            return false;
-        }
-
         /**
          * Reads exactly {@code dst.remaining()} bytes of ciphertext (whole sectors) at {@code offset}.
          *
@@ -182,14 +171,11 @@ public final class SectorChannel implements SeekableByteChannel {
         }
     }
 
-    private SectorChannel(Sectors sectors, long length, Transform first) {
+    private SectorChannel(Sectors sectors, int sectorSize, long length, boolean writable, Transform first) {
         this.sectors = sectors;
-        this.sectorSize = sectors.sectorSize();
-        if (sectorSize <= 0 || RUN % sectorSize != 0) {
-            throw new IllegalArgumentException("Sector size " + sectorSize);
-        }
+        this.sectorSize = sectorSize;
         this.length = length;
-        this.writable = sectors.writable();
+        this.writable = writable;
         if (first != null) {
             idle.add(new Lane(first));
         }
@@ -197,19 +183,26 @@ public final class SectorChannel implements SeekableByteChannel {
 
     /**
      * A channel over {@code sectors}: their ciphertext read, decrypted and written back by this
-     * class's one read-modify-write, at {@code sectors.size()} bytes (fixed), writable when
-     * {@link Sectors#writable()}. The first transform is keyed here, so a refused key fails now.
+     * class's one read-modify-write. The first transform is keyed here, so a refused key fails now.
      * Closing the channel closes {@code sectors}.
      *
      * @param sectors the ciphertext and its transform
+     * @param size bytes of plaintext, fixed: a write never passes it
+     * @param sectorSize bytes per sector: a power of two that divides 1 MiB
+     * @param writable whether the channel takes writes ({@link Sectors#write} and
+     *     {@link Transform#encrypt} then must)
      * @return the channel, at position 0
      * @throws GeneralSecurityException when {@link Sectors#transform()} refuses
      */
-    public static SectorChannel over(Sectors sectors) throws GeneralSecurityException {
-        if (sectors.size() < 0) {
-            throw new IllegalArgumentException("Negative size " + sectors.size());
+    public static SectorChannel over(Sectors sectors, long size, int sectorSize, boolean writable)
+            throws GeneralSecurityException {
+        if (size < 0) {
+            throw new IllegalArgumentException("Negative size " + size);
         }
-        return new SectorChannel(sectors, sectors.size(), sectors.transform());
+        if (sectorSize <= 0 || RUN % sectorSize != 0) {
+            throw new IllegalArgumentException("Sector size " + sectorSize);
+        }
+        return new SectorChannel(sectors, sectorSize, size, writable, sectors.transform());
     }
 
     /**
@@ -438,7 +431,7 @@ public final class SectorChannel implements SeekableByteChannel {
                 s.wipeKey(); // the image stays open: the caller's, as the channel never opened
                 throw e;
             }
-            return new SectorChannel(s, length, first);
+            return new SectorChannel(s, sectorSize, length, !readOnly, first);
         }
     }
 

@@ -34,7 +34,6 @@ import org.vectorjce.volumes.internal.VolumeLifecycle;
  */
 final class BitlkSectors implements SectorChannel.Sectors {
     private final SeekableByteChannel image;
-    private final long size;
     private final String spec;
     private final byte[] fvek;
     private final VectorJceProvider provider;
@@ -43,10 +42,9 @@ final class BitlkSectors implements SectorChannel.Sectors {
     private final long plainFrom;
     private final int sector;
 
-    BitlkSectors(SeekableByteChannel image, long size, int sectorSize, String spec, byte[] fvek,
+    BitlkSectors(SeekableByteChannel image, int sectorSize, String spec, byte[] fvek,
             VectorJceProvider provider, long[][] zeroAreas, long headerOffset, long headerSize, long plainFrom) {
         this.image = image;
-        this.size = size;
         this.spec = spec;
         this.fvek = fvek;
         this.provider = provider;
@@ -85,16 +83,6 @@ final class BitlkSectors implements SectorChannel.Sectors {
             return new long[] {p, end - p, 0};
         }
         return new long[] {p, Math.min(plainFrom, end) - p, 1};
-    }
-
-    @Override
-    public int sectorSize() {
-        return sector;
-    }
-
-    @Override
-    public long size() {
-        return size;
     }
 
     @Override

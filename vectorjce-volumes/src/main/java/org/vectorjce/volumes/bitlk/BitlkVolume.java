@@ -154,9 +154,9 @@ public final class BitlkVolume extends KeyedVolume<BitlkInfo> {
             throw new UnsupportedVolumeException(problem);
         }
         try {
-            return SectorChannel.over(new BitlkSectors(image, info.payloadSize(), info.sectorSize(),
-                    info.cipher() + "-" + info.mode(), key, provider, meta.zeroAreas(), meta.volumeHeaderOffset,
-                    meta.volumeHeaderSize, info.plaintextFrom()));
+            return SectorChannel.over(new BitlkSectors(image, info.sectorSize(), info.cipher() + "-" + info.mode(),
+                    key, provider, meta.zeroAreas(), meta.volumeHeaderOffset, meta.volumeHeaderSize,
+                    info.plaintextFrom()), info.payloadSize(), info.sectorSize(), false);
         } catch (GeneralSecurityException e) {
             throw new UnsupportedVolumeException(e.getMessage());
         }

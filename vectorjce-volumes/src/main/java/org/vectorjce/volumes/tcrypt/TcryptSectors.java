@@ -81,25 +81,10 @@ final class TcryptSectors implements SectorChannel.Sectors {
     /** The plaintext channel over these sectors, the chain keyed once here so that a refusal comes now. */
     SectorChannel channel() throws UnsupportedVolumeException {
         try {
-            return SectorChannel.over(this);
+            return SectorChannel.over(this, size, UNIT, writable);
         } catch (GeneralSecurityException e) {
             throw new UnsupportedVolumeException(e.getMessage());
         }
-    }
-
-    @Override
-    public int sectorSize() {
-        return UNIT;
-    }
-
-    @Override
-    public long size() {
-        return size;
-    }
-
-    @Override
-    public boolean writable() {
-        return writable;
     }
 
     @Override

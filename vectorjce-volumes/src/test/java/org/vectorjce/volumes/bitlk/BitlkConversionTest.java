@@ -181,9 +181,9 @@ class BitlkConversionTest {
             byte[] key = name.contains("eow") ? EOW_KEY : PARTIAL_KEY;
             byte[] stored = im.read(m.volumeHeaderOffset, 512);
             byte[] decrypted;
-            try (SectorChannel p = SectorChannel.over(new BitlkSectors(im.channel(), im.size(), 512,
-                    info.cipherSpec(), key.clone(), Volumes.defaultProvider(), m.zeroAreas(),
-                    m.volumeHeaderOffset, m.volumeHeaderSize, im.size()))) {
+            try (SectorChannel p = SectorChannel.over(new BitlkSectors(im.channel(), 512, info.cipherSpec(),
+                    key.clone(), Volumes.defaultProvider(), m.zeroAreas(), m.volumeHeaderOffset,
+                    m.volumeHeaderSize, im.size()), im.size(), 512, false)) {
                 ByteBuffer b = ByteBuffer.allocate(512);
                 p.read(b);
                 decrypted = b.array();
