@@ -533,7 +533,8 @@ public final class SectorChannel implements SeekableByteChannel {
     /**
      * Writes all of {@code src} at {@code offset}, as {@code FileChannel}'s positional write: the
      * position does not move. A channel without a window first extends the image to
-     * {@code offset}; a window refuses a write that would pass its end.
+     * {@code offset} (writes that grow the image are made by one thread at a time); a window
+     * refuses a write that would pass its end.
      *
      * @param src the plaintext
      * @param offset the byte offset to write at (not negative)
