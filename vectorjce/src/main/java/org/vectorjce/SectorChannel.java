@@ -6,8 +6,6 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
-import java.util.Arrays;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.crypto.SecretKey;
 
 /**
@@ -60,16 +58,13 @@ import javax.crypto.SecretKey;
  * a call still running is wiped when that call returns).
  */
 public final class SectorChannel implements SeekableByteChannel {
-    /** Bytes per cipher call and image read/write: 1 MiB. */
-    static final int RUN = 1 << 20;
-
     private final Sectors sectors;
     private final int sectorSize;
     /** The fixed size in bytes, or -1: the image's, growing with writes ({@link DmCryptSectors} only). */
     private final long length;
     private final boolean writable;
-    /** The ciphers and work buffers not in use by a call. */
-    private final ConcurrentLinkedQueue<Lane> idle = new ConcurrentLinkedQueue<>();
+    /** The read-modify-write and its pool of ciphers and work buffers. */
+    private final ReadModifyWrite rmw;
     private long position;
     private volatile boolean open = true;
 
@@ -147,38 +142,12 @@ public final class SectorChannel implements SeekableByteChannel {
         void close();
     }
 
-    /** One caller's cipher and work buffer (allocated at first use). */
-    private static final class Lane {
-        final Transform transform;
-        byte[] work;
-
-        Lane(Transform transform) {
-            this.transform = transform;
-        }
-
-        byte[] work() {
-            if (work == null) {
-                work = new byte[RUN];
-            }
-            return work;
-        }
-
-        void close() {
-            transform.close();
-            if (work != null) {
-                Arrays.fill(work, (byte) 0);
-            }
-        }
-    }
-
     private SectorChannel(Sectors sectors, int sectorSize, long length, boolean writable, Transform first) {
         this.sectors = sectors;
         this.sectorSize = sectorSize;
         this.length = length;
         this.writable = writable;
-        if (first != null) {
-            idle.add(new Lane(first));
-        }
+        this.rmw = new ReadModifyWrite(sectors, sectorSize, first);
     }
 
     /**
@@ -199,7 +168,7 @@ public final class SectorChannel implements SeekableByteChannel {
         if (size < 0) {
             throw new IllegalArgumentException("Negative size " + size);
         }
-        if (sectorSize <= 0 || RUN % sectorSize != 0) {
+        if (sectorSize <= 0 || ReadModifyWrite.RUN % sectorSize != 0) {
             throw new IllegalArgumentException("Sector size " + sectorSize);
         }
         return new SectorChannel(sectors, sectorSize, size, writable, sectors.transform());
@@ -441,27 +410,6 @@ public final class SectorChannel implements SeekableByteChannel {
         }
     }
 
-    private Lane acquire() throws IOException {
-        Lane l = idle.poll();
-        if (l != null) {
-            return l;
-        }
-        try {
-            l = new Lane(sectors.transform());
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
-        }
-        return l;
-    }
-
-    /** Returns {@code l} to the pool, or wipes it when the channel was closed while it was in use. */
-    private void release(Lane l) {
-        idle.add(l);
-        if (!open && idle.remove(l)) {
-            l.close(); // close() drained the pool before l came back (else it closed l itself)
-        }
-    }
-
     /**
      * Reads up to {@code dst.remaining()} bytes at {@code offset}, as {@code FileChannel}'s
      * positional read: the position does not move, and many threads may read at once.
@@ -484,50 +432,9 @@ public final class SectorChannel implements SeekableByteChannel {
         if (n == 0) {
             return 0;
         }
-        Lane lane = acquire();
-        try {
-            readAt(lane, offset, dst.slice().limit(n));
-        } finally {
-            release(lane);
-        }
+        rmw.read(offset, dst.slice().limit(n), size);
         dst.position(dst.position() + n);
         return n;
-    }
-
-    /** Fills {@code dst} (at least one byte, all inside the channel) with the plaintext from {@code p}. */
-    private void readAt(Lane lane, long p, ByteBuffer dst) throws IOException {
-        long size = size();
-        try {
-            while (dst.hasRemaining()) {
-                long s = p / sectorSize * sectorSize;
-                int skip = (int) (p - s);
-                int want = dst.remaining();
-                if (skip == 0 && want >= sectorSize && dst.hasArray()) {
-                    // whole sectors straight into the caller's array, decrypted there: no copy
-                    int len = (int) Math.min(Math.min(want, RUN) / sectorSize * sectorSize, size - p);
-                    int at = dst.arrayOffset() + dst.position();
-                    sectors.read(p, ByteBuffer.wrap(dst.array(), at, len));
-                    lane.transform.decrypt(p, dst.array(), at, len);
-                    dst.position(dst.position() + len);
-                    p += len;
-                    continue;
-                }
-                byte[] w = lane.work();
-                int len = (int) Math.min((long) (Math.min(want + skip, RUN) + sectorSize - 1) / sectorSize * sectorSize,
-                        size - s);
-                try {
-                    sectors.read(s, ByteBuffer.wrap(w, 0, len));
-                    lane.transform.decrypt(s, w, 0, len);
-                    int take = Math.min(len - skip, want);
-                    dst.put(w, skip, take);
-                    p += take;
-                } finally {
-                    Arrays.fill(w, 0, len, (byte) 0); // plaintext: wiped, as far as it was used
-                }
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
-        }
     }
 
     /**
@@ -557,80 +464,8 @@ public final class SectorChannel implements SeekableByteChannel {
             throw new IOException("A write of " + n + " bytes at " + offset + " goes past the end of the " + size
                     + "-byte payload");
         }
-        Lane lane = acquire();
-        try {
-            if (offset > size) {
-                extendWithZeros(lane, size, offset);
-            }
-            writeAt(lane, offset, src);
-        } finally {
-            release(lane);
-        }
+        rmw.write(offset, src, this::size);
         return n;
-    }
-
-    /** Writes all of {@code src} at {@code position}; a failure consumes nothing of {@code src}. */
-    private void writeAt(Lane lane, long position, ByteBuffer src) throws IOException {
-        int n = src.remaining();
-        int done = 0, used = 0;
-        int srcStart = src.position();
-        byte[] w = n > 0 ? lane.work() : null;
-        try {
-            while (done < n) {
-                long p = position + done;
-                long start = p / sectorSize * sectorSize;
-                int skip = (int) (p - start);
-                int len = (Math.min(n - done + skip, RUN) + sectorSize - 1) / sectorSize * sectorSize;
-                int take = Math.min(len - skip, n - done);
-                long imageSize = size();
-                // A sector only partly covered keeps its other bytes: read and decrypt it first.
-                boolean head = skip != 0;
-                boolean tail = (skip + take) % sectorSize != 0;
-                if (head || tail) {
-                    Arrays.fill(w, 0, len, (byte) 0);
-                    if (head && start < imageSize) {
-                        sectors.read(start, ByteBuffer.wrap(w, 0, sectorSize));
-                        lane.transform.decrypt(start, w, 0, sectorSize);
-                    }
-                    long last = start + len - sectorSize;
-                    if (tail && last < imageSize && (last != start || !head)) {
-                        sectors.read(last, ByteBuffer.wrap(w, len - sectorSize, sectorSize));
-                        lane.transform.decrypt(last, w, len - sectorSize, sectorSize);
-                    }
-                }
-                used = Math.max(used, len);
-                src.get(w, skip, take);
-                lane.transform.encrypt(start, w, 0, len);
-                sectors.write(start, ByteBuffer.wrap(w, 0, len));
-                done += take;
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e); // keyed and checked at open; not expected
-        } finally {
-            if (w != null) {
-                Arrays.fill(w, 0, used, (byte) 0);
-            }
-            if (done < n) {
-                src.position(srcStart); // a failed write consumes nothing of src
-            }
-        }
-    }
-
-    /** Encrypted zero sectors from {@code from} (a sector boundary) up to the sector holding {@code to}. */
-    private void extendWithZeros(Lane lane, long from, long to) throws IOException {
-        byte[] w = lane.work();
-        long end = (to + sectorSize - 1) / sectorSize * sectorSize;
-        try {
-            for (long p = from; p < end; ) {
-                int len = (int) Math.min(RUN, end - p);
-                Arrays.fill(w, 0, len, (byte) 0);
-                lane.transform.encrypt(p, w, 0, len);
-                sectors.write(p, ByteBuffer.wrap(w, 0, len));
-                p += len;
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IOException("sector cipher failed", e);
-        }
     }
 
     /** {@link #read(ByteBuffer, long)} at the position, which moves past what was read. */
@@ -725,9 +560,7 @@ public final class SectorChannel implements SeekableByteChannel {
         }
         open = false;
         try {
-            for (Lane l; (l = idle.poll()) != null; ) {
-                l.close();
-            }
+            rmw.close();
         } finally {
             sectors.close();
         }
