@@ -29,6 +29,12 @@ module org.vectorjce.volumes {
     exports org.vectorjce.volumes.fvault2;
     exports org.vectorjce.volumes.nbd;
 
+    // the formats as drivers in Volumes' table (Volumes names no format package)
+    uses org.vectorjce.volumes.VolumeDriver;
+    provides org.vectorjce.volumes.VolumeDriver with org.vectorjce.volumes.luks.LuksDriver,
+            org.vectorjce.volumes.tcrypt.TcryptDriver, org.vectorjce.volumes.bitlk.BitlkDriver,
+            org.vectorjce.volumes.fvault2.Fvault2Driver;
+
     // an encrypted image's plaintext for readers that need no cipher (the filesystems' newFileSystem)
     provides org.vectorjce.device.spi.DeviceOpener with org.vectorjce.volumes.internal.VolumeDeviceOpener;
 }

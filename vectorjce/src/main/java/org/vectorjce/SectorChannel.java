@@ -3,80 +3,175 @@ package org.vectorjce;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
-import java.util.Arrays;
 import javax.crypto.SecretKey;
 
 /**
- * The plaintext of an encrypted disk image, read and written at any position and length: what
+ * The plaintext of an encrypted disk image, read and written at any offset and length: what
  * Linux dm-crypt's plain mode shows of a device ({@code cryptsetup open --type plain}).
  *
  * <p>{@code cipherSpec} is cryptsetup's {@code --cipher}: {@code aes-xts-plain64},
  * {@code twofish-xts-plain64}, {@code aes-cbc-essiv:sha256}, {@code twofish-lrw-benbi}, … (cipher,
- * mode, IV generator; see {@link SectorParameterSpec} for which generator each mode takes). Sector
- * {@code s} of the image (counting from 0) is encrypted as sector {@code firstSector + s} of a
- * {@link SectorParameterSpec} with {@code sectorSize} and {@code ivLargeSectors}: dm-crypt's
- * {@code --sector-size}, {@code --iv-large-sectors} and (as a sector count) {@code --skip}.
+ * mode, IV generator; see {@link SectorParameterSpec} for which generator each mode takes). The
+ * sector at byte {@code offset} of the channel has the IV of number
+ * {@code ivOffset + (offset >> 9)}, as dm-crypt computes it ({@code iv_offset} in 512-byte units;
+ * with {@code iv_large_sectors} that number is then counted in sectors): dm-crypt's
+ * {@code --sector-size}, {@code --iv-large-sectors} and {@code --skip} are {@code sectorSize},
+ * {@code ivLargeSectors} and {@link Builder#ivOffset} (or, as a sector count,
+ * {@code firstSector}).
  *
- * <p>Reads and writes of many sectors go through one {@link SectorCipher} call per run of whole
- * sectors (up to 1 MiB), with no {@code Cipher.init}. A write that covers part of a sector reads, decrypts, patches and re-encrypts that
- * sector; a write past the end first extends the image with encrypted zero sectors. The image's
- * size is always a whole number of sectors: {@link #size()} is the image's size, and
- * {@link #truncate} takes whole sectors only.
+ * <p><b>Positional and stream calls.</b> {@link #read(ByteBuffer, long)} and
+ * {@link #write(ByteBuffer, long)} work at an offset, as {@code FileChannel}'s do, and leave the
+ * position alone; the channel's own {@link #read(ByteBuffer)} and {@link #write(ByteBuffer)} are
+ * those at {@link #position()}. Many threads may call the positional methods at once: each call
+ * takes a cipher and work buffer of its own from a pool (a new one is keyed when every one is in
+ * use), and on a {@code FileChannel} image reads and writes at absolute offsets without a lock;
+ * other images are read and written under their own lock. The position is the stream calls' and
+ * is used by one thread at a time.
  *
- * <p><b>When the image channel fails mid-write</b>, its {@code IOException} reaches the caller
- * and this channel's position does not move. Every write this channel makes to the image starts
- * and ends on sector boundaries, so as far as the image channel's own writes are whole, each
- * sector holds either its old or its new ciphertext — never bytes that decrypt to neither — and
- * the sectors not yet written keep their old contents. What a failure in the middle of one of the
- * image channel's own writes leaves is up to that channel (and the storage below it).
+ * <p>Reads and writes of many sectors go through one cipher call per run of whole sectors (up to
+ * 1 MiB), with no {@code Cipher.init}. A write that covers part of a sector reads, decrypts,
+ * patches and re-encrypts that sector (not atomic against a concurrent writer of the same sector);
+ * a write past the end first extends the image with encrypted zero sectors. The image's size is
+ * always a whole number of sectors: {@link #size()} is the image's size, and {@link #truncate}
+ * takes whole sectors only.
+ *
+ * <p><b>When the image channel fails mid-write</b>, its {@code IOException} reaches the caller, a
+ * stream write leaves the position where it was, and nothing of the caller's buffer is consumed.
+ * Every write this channel makes to the image starts and ends on sector boundaries, so as far as
+ * the image channel's own writes are whole, each sector holds either its old or its new ciphertext
+ * — never bytes that decrypt to neither — and the sectors not yet written keep their old contents.
  *
  * <p>{@link #builder} opens the other views a disk format needs: a window of the image (a LUKS
  * payload after its header: {@link Builder#window}, a fixed size that writes never pass), a
  * read-only view ({@link Builder#readOnly}), one that leaves the image open on close
  * ({@link Builder#keepImageOpen}: several channels over one image), and {@code essiv:HASH}
- * generators with hashes the JDK lacks ({@link Builder#essivHash}). On a {@code FileChannel} the
- * channel reads and writes at absolute positions, so channels of one file may run on different
- * threads (each channel itself is used by one thread at a time); other images are read and written
- * under their own lock.
+ * generators with hashes the JDK lacks ({@link Builder#essivHash}). {@link #over} runs the
+ * same read-modify-write over sectors that are not one dm-crypt specification over one window (a
+ * cipher cascade, remapped sectors): the caller gives the ciphertext's reads and writes and the
+ * sector transform, this class does the rest.
  *
  * <p>{@link #close()} closes the image (unless {@link Builder#keepImageOpen}) and wipes this
- * channel's copy of the key and the ciphers' key schedules. Not thread-safe.
+ * channel's copy of the key, its work buffers and the ciphers' key schedules (a cipher in use by
+ * a call still running is wiped when that call returns).
  */
 public final class SectorChannel implements SeekableByteChannel {
-    /** Bytes per cipher call and image read/write: 1 MiB. */
-    private static final int RUN = 1 << 20;
-
-    private final SeekableByteChannel image;
+    private final Sectors sectors;
     private final int sectorSize;
-    private final long firstSector;
-    private final boolean ivLargeSectors;
-    /** Encrypts and decrypts the image's sectors; holds the key schedules. */
-    private final SectorCipher cipher;
-    /** Byte offset of the channel's first sector in the image. */
-    private final long offset;
-    /** The window's length in bytes, or -1: to the image's end, growing with writes. */
+    /** The fixed size in bytes, or -1: the image's, growing with writes ({@link DmCryptSectors} only). */
     private final long length;
     private final boolean writable;
-    private final boolean closeImage;
-    private final byte[] work;
+    /** The read-modify-write and its pool of ciphers and work buffers. */
+    private final ReadModifyWrite rmw;
     private long position;
-    private boolean open = true;
+    private volatile boolean open = true;
 
-    private SectorChannel(Builder b, SectorCipher cipher) {
-        this.image = b.image;
-        this.cipher = cipher;
-        this.sectorSize = cipher.sectorSize();
-        this.firstSector = b.firstSector;
-        this.ivLargeSectors = b.ivLargeSectors;
-        this.offset = b.offset;
-        this.length = b.length;
-        this.writable = !b.readOnly;
-        this.closeImage = !b.keepImageOpen;
-        this.work = new byte[RUN];
+    /**
+     * The ciphertext under a {@link SectorChannel} and the transform of its sectors, for a format
+     * whose sectors are not one dm-crypt specification over one window of an image (a cipher
+     * cascade, sectors remapped or stored in plain). Offsets are bytes of the channel's plaintext,
+     * always on sector boundaries; lengths are whole sectors. The channel reads ciphertext from
+     * several threads at once, so {@link #read} and {@link #write} must allow that; each
+     * {@link Transform} is used by one thread at a time.
+     */
+    public interface Sectors {
+        /**
+         * Reads exactly {@code dst.remaining()} bytes of ciphertext (whole sectors) at {@code offset}.
+         *
+         * @param offset the byte offset of the first sector in the plaintext
+         * @param dst where the ciphertext goes
+         * @throws IOException when the image cannot be read or ends first
+         */
+        void read(long offset, ByteBuffer dst) throws IOException;
+
+        /**
+         * Writes all of {@code src}, ciphertext of whole sectors, at {@code offset}; refuses by default.
+         *
+         * @param offset the byte offset of the first sector in the plaintext
+         * @param src the ciphertext
+         * @throws IOException when the image cannot be written
+         */
+        default void write(long offset, ByteBuffer src) throws IOException {
+            throw new NonWritableChannelException();
+        }
+
+        /**
+         * A new transform with its own key schedules, used by one thread at a time; the channel
+         * closes it.
+         *
+         * @return the transform
+         * @throws GeneralSecurityException when the key or cipher is refused
+         */
+        Transform transform() throws GeneralSecurityException;
+
+        /** Wipes what it keeps to make transforms (the key); called once, by the channel's close. */
+        default void close() throws IOException {
+        }
+    }
+
+    /** The sector cipher of a {@link Sectors}: runs of whole sectors in place, named by byte offset. */
+    public interface Transform {
+        /**
+         * Decrypts {@code len} bytes of whole sectors in place, the first at byte {@code offset} of
+         * the plaintext.
+         *
+         * @param offset the byte offset of the first sector
+         * @param b the buffer
+         * @param off where the first sector starts in {@code b}
+         * @param len bytes, whole sectors
+         * @throws GeneralSecurityException when the cipher refuses
+         */
+        void decrypt(long offset, byte[] b, int off, int len) throws GeneralSecurityException;
+
+        /**
+         * Encrypts in place, as {@link #decrypt} decrypts; refuses by default.
+         *
+         * @param offset the byte offset of the first sector
+         * @param b the buffer
+         * @param off where the first sector starts in {@code b}
+         * @param len bytes, whole sectors
+         * @throws GeneralSecurityException when the cipher refuses (a key it only decrypts with)
+         */
+        default void encrypt(long offset, byte[] b, int off, int len) throws GeneralSecurityException {
+            throw new NonWritableChannelException();
+        }
+
+        /** Wipes the key schedules. */
+        void close();
+    }
+
+    private SectorChannel(Sectors sectors, int sectorSize, long length, boolean writable, Transform first) {
+        this.sectors = sectors;
+        this.sectorSize = sectorSize;
+        this.length = length;
+        this.writable = writable;
+        this.rmw = new ReadModifyWrite(sectors, sectorSize, first);
+    }
+
+    /**
+     * A channel over {@code sectors}: their ciphertext read, decrypted and written back by this
+     * class's one read-modify-write. The first transform is keyed here, so a refused key fails now.
+     * Closing the channel closes {@code sectors}.
+     *
+     * @param sectors the ciphertext and its transform
+     * @param size bytes of plaintext, fixed: a write never passes it
+     * @param sectorSize bytes per sector: a power of two that divides 1 MiB
+     * @param writable whether the channel takes writes ({@link Sectors#write} and
+     *     {@link Transform#encrypt} then must)
+     * @return the channel, at position 0
+     * @throws GeneralSecurityException when {@link Sectors#transform()} refuses
+     */
+    public static SectorChannel over(Sectors sectors, long size, int sectorSize, boolean writable)
+            throws GeneralSecurityException {
+        if (size < 0) {
+            throw new IllegalArgumentException("Negative size " + size);
+        }
+        if (sectorSize <= 0 || ReadModifyWrite.RUN % sectorSize != 0) {
+            throw new IllegalArgumentException("Sector size " + sectorSize);
+        }
+        return new SectorChannel(sectors, sectorSize, size, writable, sectors.transform());
     }
 
     /**
@@ -140,18 +235,20 @@ public final class SectorChannel implements SeekableByteChannel {
 
     /** How to open a {@link SectorChannel}; single use, not thread-safe. */
     public static final class Builder {
-        private final SeekableByteChannel image;
-        private final String cipherSpec;
+        final SeekableByteChannel image;
+        final String cipherSpec;
         private final SecretKey key;
-        private final int sectorSize;
-        private long firstSector;
-        private boolean ivLargeSectors;
-        private VectorJceProvider provider;
-        private SectorCipher.EssivHash essivHash;
-        private long offset;
-        private long length = -1;
-        private boolean readOnly;
-        private boolean keepImageOpen;
+        final int sectorSize;
+        long firstSector;
+        /** dm-crypt's iv_offset in 512-byte units, or -1: {@link #firstSector} gives it. */
+        long ivOffset = -1;
+        boolean ivLargeSectors;
+        VectorJceProvider provider;
+        SectorCipher.EssivHash essivHash;
+        long offset;
+        long length = -1;
+        boolean readOnly;
+        boolean keepImageOpen;
 
         private Builder(SeekableByteChannel image, String cipherSpec, SecretKey key, int sectorSize) {
             this.image = java.util.Objects.requireNonNull(image, "image");
@@ -162,13 +259,27 @@ public final class SectorChannel implements SeekableByteChannel {
 
         /**
          * The sector number of the channel's first sector, in units of the sector size (unsigned):
-         * dm-crypt's {@code --skip} as a sector count, LUKS2's {@code iv_tweak}.
+         * dm-crypt's {@code --skip} as a sector count.
          *
          * @param sector the first sector's number
          * @return this builder
          */
         public Builder firstSector(long sector) {
             this.firstSector = sector;
+            this.ivOffset = -1;
+            return this;
+        }
+
+        /**
+         * dm-crypt's {@code iv_offset} (LUKS2's {@code iv_tweak}): the IV number of the channel's
+         * first byte, in 512-byte units (unsigned), whatever the sector size; a whole number of
+         * sectors (checked at {@link #open}).
+         *
+         * @param sectors512 the IV offset
+         * @return this builder
+         */
+        public Builder ivOffset(long sectors512) {
+            this.ivOffset = sectors512;
             return this;
         }
 
@@ -281,19 +392,15 @@ public final class SectorChannel implements SeekableByteChannel {
             if (k == null) {
                 throw new java.security.InvalidKeyException("The key has no encoding");
             }
-            SectorCipher c;
+            DmCryptSectors s = new DmCryptSectors(this, k); // keeps k, wiped on close
+            Transform first;
             try {
-                c = SectorCipher.of(cipherSpec, k, sectorSize, ivLargeSectors,
-                        provider != null ? provider : new VectorJceProvider(), essivHash);
-            } finally {
-                Arrays.fill(k, (byte) 0);
+                first = s.firstTransform(!readOnly);
+            } catch (GeneralSecurityException | RuntimeException e) {
+                s.wipeKey(); // the image stays open: the caller's, as the channel never opened
+                throw e;
             }
-            String refusal = c.encryptionRefusal();
-            if (refusal != null && !readOnly) {
-                c.close();
-                throw new java.security.InvalidKeyException(refusal + ", and a SectorChannel writes");
-            }
-            return new SectorChannel(this, c);
+            return new SectorChannel(s, sectorSize, length, !readOnly, first);
         }
     }
 
@@ -303,175 +410,83 @@ public final class SectorChannel implements SeekableByteChannel {
         }
     }
 
-    @Override
-    public int read(ByteBuffer dst) throws IOException {
+    /**
+     * Reads up to {@code dst.remaining()} bytes at {@code offset}, as {@code FileChannel}'s
+     * positional read: the position does not move, and many threads may read at once.
+     *
+     * @param dst where the plaintext goes
+     * @param offset the byte offset to read at (not negative)
+     * @return the bytes read, or -1 when {@code offset} is at or past the end and {@code dst} has room
+     * @throws IOException when the image cannot be read
+     */
+    public int read(ByteBuffer dst, long offset) throws IOException {
         ensureOpen();
+        if (offset < 0) {
+            throw new IllegalArgumentException("Negative position " + offset);
+        }
         long size = size();
-        if (position >= size) {
+        if (offset >= size) {
             return dst.hasRemaining() ? -1 : 0;
         }
-        int n = (int) Math.min(dst.remaining(), size - position);
-        int done = 0, used = 0;
-        while (done < n) {
-            long p = position + done;
-            long s = p / sectorSize;
-            int skip = (int) (p - s * sectorSize);
-            // Whole sectors covering as much of the rest as one run holds.
-            int want = Math.min(n - done + skip, RUN);
-            int sectors = (want + sectorSize - 1) / sectorSize;
-            int len = sectors * sectorSize;
-            readFully(s * sectorSize, work, len);
-            int take = Math.min(len - skip, n - done);
-            if (skip == 0 && take == len && dst.hasArray()) {
-                // Whole sectors into a heap buffer: decrypt straight into it (one copy less).
-                crypt(false, s, work, 0, dst.array(), dst.arrayOffset() + dst.position(), len);
-                dst.position(dst.position() + len);
-            } else {
-                crypt(false, s, work, len);
-                dst.put(work, skip, take);
-            }
-            done += take;
-            used = Math.max(used, len);
+        int n = (int) Math.min(dst.remaining(), size - offset);
+        if (n == 0) {
+            return 0;
         }
-        Arrays.fill(work, 0, used, (byte) 0); // plaintext: wiped, as far as it was used
-        position += n;
+        rmw.read(offset, dst.slice().limit(n), size);
+        dst.position(dst.position() + n);
         return n;
     }
 
-    @Override
-    public int write(ByteBuffer src) throws IOException {
+    /**
+     * Writes all of {@code src} at {@code offset}, as {@code FileChannel}'s positional write: the
+     * position does not move. A channel without a window first extends the image to
+     * {@code offset} (writes that grow the image are made by one thread at a time); a window
+     * refuses a write that would pass its end.
+     *
+     * @param src the plaintext
+     * @param offset the byte offset to write at (not negative)
+     * @return the bytes written: all of {@code src}
+     * @throws NonWritableChannelException when the channel is read-only
+     * @throws IOException when the write would pass a window's end (nothing is written), or the
+     *     image cannot be read or written (nothing of {@code src} is consumed)
+     */
+    public int write(ByteBuffer src, long offset) throws IOException {
         ensureOpen();
         if (!writable) {
             throw new NonWritableChannelException();
         }
+        if (offset < 0) {
+            throw new IllegalArgumentException("Negative position " + offset);
+        }
         int n = src.remaining();
         long size = size();
-        if (length >= 0 && (position > size || n > size - position)) {
-            throw new IOException("A write of " + n + " bytes at " + position + " goes past the end of the " + size
+        if (length >= 0 && (offset > size || n > size - offset)) {
+            throw new IOException("A write of " + n + " bytes at " + offset + " goes past the end of the " + size
                     + "-byte payload");
         }
-        if (position > size) {
-            extendWithZeros(size, position);
-        }
-        int done = 0, used = 0;
-        int srcStart = src.position();
-        try {
-            while (done < n) {
-                long p = position + done;
-                long s = p / sectorSize;
-                int skip = (int) (p - s * sectorSize);
-                int want = Math.min(n - done + skip, RUN);
-                int sectors = (want + sectorSize - 1) / sectorSize;
-                int len = sectors * sectorSize;
-                int take = Math.min(len - skip, n - done);
-                long start = s * sectorSize;
-                long imageSize = size();
-                // A sector only partly covered keeps its other bytes: read and decrypt it first.
-                boolean headPartial = skip != 0;
-                boolean tailPartial = (skip + take) % sectorSize != 0;
-                if (headPartial || tailPartial) {
-                    Arrays.fill(work, 0, len, (byte) 0);
-                    if (headPartial && start < imageSize) {
-                        readFully(start, work, sectorSize, 0);
-                        crypt(false, s, work, 0, sectorSize);
-                    }
-                    long lastStart = start + len - sectorSize;
-                    if (tailPartial && lastStart < imageSize && (lastStart != start || !headPartial)) {
-                        readFully(lastStart, work, sectorSize, len - sectorSize);
-                        crypt(false, s + sectors - 1, work, len - sectorSize, sectorSize);
-                    }
-                }
-                used = Math.max(used, len);
-                if (!headPartial && !tailPartial && src.hasArray()) {
-                    // Whole sectors from a heap buffer: encrypt straight out of it (one copy less).
-                    crypt(true, s, src.array(), src.arrayOffset() + src.position(), work, 0, len);
-                    src.position(src.position() + len);
-                } else {
-                    src.get(work, skip, take);
-                    crypt(true, s, work, len);
-                }
-                writeFully(start, work, len);
-                done += take;
-            }
-        } finally {
-            Arrays.fill(work, 0, used, (byte) 0);
-            if (done < n) {
-                src.position(srcStart); // a failed write consumes nothing of src, moves nothing
-            }
-        }
-        position += n;
+        rmw.write(offset, src, this::size);
         return n;
     }
 
-    /** Encrypted zero sectors from {@code from} (a sector boundary) up to the sector holding {@code to}. */
-    private void extendWithZeros(long from, long to) throws IOException {
-        long end = (to + sectorSize - 1) / sectorSize * sectorSize;
-        for (long p = from; p < end; ) {
-            int len = (int) Math.min(RUN, end - p);
-            Arrays.fill(work, 0, len, (byte) 0);
-            crypt(true, p / sectorSize, work, len);
-            writeFully(p, work, len);
-            p += len;
+    /** {@link #read(ByteBuffer, long)} at the position, which moves past what was read. */
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        int n = read(dst, position);
+        if (n > 0) {
+            position += n;
         }
+        return n;
     }
 
-    private void crypt(boolean encrypt, long imageSector, byte[] buf, int len) {
-        crypt(encrypt, imageSector, buf, 0, len);
-    }
-
-    private void crypt(boolean encrypt, long imageSector, byte[] buf, int off, int len) {
-        crypt(encrypt, imageSector, buf, off, buf, off, len);
-    }
-
-    /** Whole sectors, the first being the image's sector {@code imageSector}. */
-    private void crypt(boolean encrypt, long imageSector, byte[] in, int inOff, byte[] out, int outOff, int len) {
-        if (encrypt) {
-            cipher.encrypt(firstSector + imageSector, in, inOff, out, outOff, len);
-        } else {
-            cipher.decrypt(firstSector + imageSector, in, inOff, out, outOff, len);
-        }
-    }
-
-    private void readFully(long at, byte[] buf, int len) throws IOException {
-        readFully(at, buf, len, 0);
-    }
-
-    private void readFully(long at, byte[] buf, int len, int off) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(buf, off, len);
-        long from = offset + at;
-        if (image instanceof FileChannel fc) {
-            while (b.hasRemaining()) {
-                if (fc.read(b, from + b.position() - off) < 0) {
-                    throw new IOException("The image ended inside a sector at byte " + (from + b.position() - off));
-                }
-            }
-            return;
-        }
-        synchronized (image) {
-            image.position(from);
-            while (b.hasRemaining()) {
-                if (image.read(b) < 0) {
-                    throw new IOException("The image ended inside a sector at byte " + (from + b.position() - off));
-                }
-            }
-        }
-    }
-
-    private void writeFully(long at, byte[] buf, int len) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
-        long to = offset + at;
-        if (image instanceof FileChannel fc) {
-            while (b.hasRemaining()) {
-                fc.write(b, to + b.position());
-            }
-            return;
-        }
-        synchronized (image) {
-            image.position(to);
-            while (b.hasRemaining()) {
-                image.write(b);
-            }
-        }
+    /**
+     * {@link #write(ByteBuffer, long)} at the position, which moves past what was written (and
+     * stays where it was when the write fails).
+     */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        int n = write(src, position);
+        position += n;
+        return n;
     }
 
     @Override
@@ -494,7 +509,7 @@ public final class SectorChannel implements SeekableByteChannel {
     @Override
     public long size() throws IOException {
         ensureOpen();
-        return length >= 0 ? length : image.size();
+        return length >= 0 ? length : ((DmCryptSectors) sectors).imageSize();
     }
 
     /**
@@ -517,19 +532,27 @@ public final class SectorChannel implements SeekableByteChannel {
             throw new IOException("Cannot truncate to " + size + " bytes: not a whole number of " + sectorSize
                     + "-byte sectors");
         }
-        image.truncate(size);
+        ((DmCryptSectors) sectors).truncate(size);
         if (position > size) {
             position = size;
         }
         return this;
     }
 
-    @Override
-    public boolean isOpen() {
-        return open && image.isOpen();
+    /** The sector size: writes that start and end on a multiple of it are whole-sector writes. */
+    public int sectorSize() {
+        return sectorSize;
     }
 
-    /** Closes the image, and wipes the key and the ciphers' key schedules (re-keyed with zeros). */
+    @Override
+    public boolean isOpen() {
+        return open && (!(sectors instanceof DmCryptSectors d) || d.imageOpen());
+    }
+
+    /**
+     * Closes the image (unless kept open) and wipes the key, the work buffers and the ciphers' key
+     * schedules (re-keyed with zeros). Idempotent.
+     */
     @Override
     public void close() throws IOException {
         if (!open) {
@@ -537,18 +560,14 @@ public final class SectorChannel implements SeekableByteChannel {
         }
         open = false;
         try {
-            cipher.close();
-            Arrays.fill(work, (byte) 0);
+            rmw.close();
         } finally {
-            if (closeImage) {
-                image.close();
-            }
+            sectors.close();
         }
     }
 
     @Override
     public String toString() {
-        return "SectorChannel[" + cipher.cipherSpec() + ", " + sectorSize + "-byte sectors, first sector "
-                + Long.toUnsignedString(firstSector) + (ivLargeSectors ? ", iv_large_sectors" : "") + "]";
+        return "SectorChannel[" + sectors + "]";
     }
 }

@@ -429,6 +429,27 @@ public final class SectorCipher implements AutoCloseable {
     }
 
     private void crypt(boolean encrypt, long sector, byte[] in, int inOff, byte[] out, int outOff, int len) {
+        checkArgs(encrypt, in, inOff, out, outOff, len);
+        engine.crypt(encrypt, sector, in, inOff, out, outOff, len / sectorSize);
+    }
+
+    /**
+     * Whole sectors in place, the first with the IV of number {@code iv} (unsigned, in 512-byte
+     * units, or in sectors with {@code ivLargeSectors}): {@link SectorChannel}'s
+     * {@code iv_offset + (offset >> 9)}, the sector number taken once from the byte offset.
+     */
+    void cryptIv(boolean encrypt, long iv, byte[] buf, int off, int len) {
+        checkArgs(encrypt, buf, off, buf, off, len);
+        engine.cryptIv(encrypt, iv, buf, off, buf, off, len / sectorSize);
+    }
+
+    /** As {@link #cryptIv(boolean, long, byte[], int, int)}, from {@code in} to {@code out}. */
+    void cryptIv(boolean encrypt, long iv, byte[] in, int inOff, byte[] out, int outOff, int len) {
+        checkArgs(encrypt, in, inOff, out, outOff, len);
+        engine.cryptIv(encrypt, iv, in, inOff, out, outOff, len / sectorSize);
+    }
+
+    private void checkArgs(boolean encrypt, byte[] in, int inOff, byte[] out, int outOff, int len) {
         checkState(encrypt);
         checkWhole(len);
         java.util.Objects.checkFromIndexSize(inOff, len, in.length);
@@ -436,7 +457,6 @@ public final class SectorCipher implements AutoCloseable {
         if (in == out && inOff != outOff && inOff < outOff + len && outOff < inOff + len) {
             throw new IllegalArgumentException("Input and output overlap without being the same range");
         }
-        engine.crypt(encrypt, sector, in, inOff, out, outOff, len / sectorSize);
     }
 
     private void checkState(boolean encrypt) {

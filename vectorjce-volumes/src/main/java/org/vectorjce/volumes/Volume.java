@@ -38,8 +38,9 @@ public interface Volume extends Closeable {
     }
 
     /**
-     * A new channel over the plaintext payload, at position 0. It writes only where
-     * {@link #readOnly()} is false.
+     * A new channel over the plaintext payload, at position 0: the stream view of {@link #device()}
+     * (the provider's {@code SectorChannel}, whose {@code read}/{@code write} are its positional calls
+     * at the channel's position). It writes only where {@link #readOnly()} is false.
      *
      * @throws IOException when the image cannot be read
      * @throws VolumeException when the volume's payload cannot be reached (a layout this library does not do)
@@ -48,17 +49,15 @@ public interface Volume extends Closeable {
 
     /**
      * The plaintext payload as a positional {@link Device} (offset 0 is the payload's first byte), for
-     * readers that take one: the filesystems, servers. It writes only where {@link #readOnly()} is
-     * false; its alignment is {@link #sectorSize()}. Closing it leaves the volume open; closing the
-     * volume closes it.
+     * readers that take one: the filesystems, servers. Many threads may read it at once, each read
+     * with a cipher of its own and, on an image file, without a lock. It writes only where
+     * {@link #readOnly()} is false; its alignment is {@link #sectorSize()}. Closing it leaves the
+     * volume open; closing the volume closes it.
      *
      * @throws IOException when the image cannot be read
      * @throws VolumeException when the volume's payload cannot be reached
      */
-    default Device device() throws IOException, VolumeException {
-        return Device.over(payload(), readOnly(), sectorSize(), "the plaintext of the "
-                + info().format().typeName() + " volume");
-    }
+    Device device() throws IOException, VolumeException;
 
     /**
      * Makes every write made so far through this volume's payload channels durable: the image's

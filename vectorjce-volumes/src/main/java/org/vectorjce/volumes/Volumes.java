@@ -1,24 +1,19 @@
 package org.vectorjce.volumes;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.volumes.bitlk.BitlkVolume;
-import org.vectorjce.volumes.fvault2.Fvault2Volume;
-import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.volumes.tcrypt.TcryptVolume;
 
 /**
  * Opens a volume of any format, as cryptsetup's {@code open} does: the format is found from the
@@ -35,16 +30,55 @@ import org.vectorjce.volumes.tcrypt.TcryptVolume;
  * }
  * }</pre>
  *
- * <p>The builder takes every format's secrets and options; {@link Builder#open()} hands those the
- * found format takes to that format's own builder, and refuses the others by name
+ * <p>Each format is a {@link VolumeDriver} (probe the header, read its facts, open with the secrets),
+ * the drivers one table ({@link #drivers()}) probed in the formats' order, as cryptsetup's
+ * {@code crypt_load(type)} and qemu's block-driver table. The builder takes every format's secrets
+ * and options into one {@link Secrets}; {@link Builder#open()} hands it to the found format's
+ * driver, after refusing the options that format does not take by name
  * ({@link UnsupportedVolumeException}: a PIM for a LUKS volume, a startup key for VeraCrypt).
  * What only one format has (a LUKS key slot, VeraCrypt's hash or cipher hint, ...) is on that
  * format's builder: {@code LuksVolume.at(path)} and so on.
  */
 public final class Volumes {
-    private static final byte[] LUKS_MAGIC = {'L', 'U', 'K', 'S', (byte) 0xba, (byte) 0xbe};
-
     private Volumes() {
+    }
+
+    /** The drivers, loaded once, in the order of their first format. */
+    private static final class Table {
+        static final List<VolumeDriver> DRIVERS = load();
+
+        private static List<VolumeDriver> load() {
+            List<VolumeDriver> l = new ArrayList<>();
+            ServiceLoader.load(VolumeDriver.class, Volumes.class.getClassLoader()).forEach(l::add);
+            l.sort(Comparator.comparing(d -> Collections.min(d.formats())));
+            return List.copyOf(l);
+        }
+    }
+
+    /**
+     * Every format's driver, in the order {@link #detect(Path)} probes them: LUKS, TrueCrypt/VeraCrypt
+     * (which has no signature), BitLocker, FileVault 2.
+     *
+     * @return the drivers (an unmodifiable list)
+     */
+    public static List<VolumeDriver> drivers() {
+        return Table.DRIVERS;
+    }
+
+    /**
+     * The driver of {@code format}.
+     *
+     * @param format the format
+     * @return its driver
+     * @throws IllegalStateException when none is on the class or module path (a jar split apart)
+     */
+    public static VolumeDriver driver(VolumeFormat format) {
+        for (VolumeDriver d : Table.DRIVERS) {
+            if (d.formats().contains(format)) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("No driver for " + format + " volumes: META-INF/services lists none");
     }
 
     /**
@@ -114,37 +148,15 @@ public final class Volumes {
     private static VolumeFormat detect(SeekableByteChannel c, String name) throws IOException {
         long pos = c.position();
         try {
-            byte[] h = new byte[11];
-            c.position(0);
-            ByteBuffer b = ByteBuffer.wrap(h);
-            while (b.hasRemaining() && c.read(b) > 0) {
-                // fill
-            }
-            if (b.position() >= 8 && Arrays.equals(h, 0, 6, LUKS_MAGIC, 0, 6)) {
-                int version = (h[6] & 0xff) << 8 | h[7] & 0xff;
-                return version == 1 ? VolumeFormat.LUKS1 : version == 2 ? VolumeFormat.LUKS2 : null;
-            }
-            if (!b.hasRemaining()) {
-                String sig = new String(h, 3, 8, StandardCharsets.ISO_8859_1);
-                if (sig.equals("-FVE-FS-")) {
-                    return VolumeFormat.BITLK;
-                }
-                if (sig.equals("MSWIN4.1") && hasFveMetadata(c, name)) {
-                    return VolumeFormat.BITLK; // BitLocker To Go; any other FAT volume has none
+            for (VolumeDriver d : Table.DRIVERS) {
+                VolumeFormat f = d.probe(c, name);
+                if (f != null) {
+                    return f;
                 }
             }
-            return Fvault2Volume.looksLikeFvault2(c) ? VolumeFormat.FVAULT2 : null;
+            return null;
         } finally {
             c.position(pos);
-        }
-    }
-
-    private static boolean hasFveMetadata(SeekableByteChannel c, String name) throws IOException {
-        try {
-            BitlkVolume.info(c, name);
-            return true;
-        } catch (VolumeException | RuntimeException e) {
-            return false;
         }
     }
 
@@ -156,20 +168,7 @@ public final class Volumes {
         private final Path imagePath;
         private final SeekableByteChannel imageChannel;
         private VolumeFormat type;
-        private char[] passphraseChars;
-        private byte[] passphraseBytes;
-        private final List<Path> keyFiles = new ArrayList<>();
-        private Integer pim;
-        private char[] recoveryPassword;
-        private Path startupKey;
-        private byte[] startupKeyBytes;
-        private byte[] volumeKey;
-        private Path header;
-        private boolean hidden, system, readWrite;
-        private Executor executor;
-        private VectorJceProvider provider;
-        /** The options given, by name, in the order given: what a format that lacks one is refused with. */
-        private final Set<String> given = new LinkedHashSet<>();
+        private final Secrets secrets = new Secrets();
 
         private Builder(Path imagePath, SeekableByteChannel imageChannel) {
             this.imagePath = imagePath;
@@ -184,120 +183,85 @@ public final class Volumes {
 
         /** The passphrase (copied). Every format takes it (BitLocker: also a recovery password in its form). */
         public Builder passphrase(char[] passphrase) {
-            wipe();
-            passphraseChars = passphrase.clone();
-            given.add("passphrase");
+            secrets.passphrase(passphrase);
             return this;
         }
 
         /** The passphrase as bytes, as a key file or standard input gives it (copied). */
         public Builder passphrase(byte[] passphrase) {
-            wipe();
-            passphraseBytes = passphrase.clone();
-            given.add("passphrase");
+            secrets.passphrase(passphrase);
             return this;
-        }
-
-        private void wipe() {
-            if (passphraseChars != null) {
-                Arrays.fill(passphraseChars, '\0');
-                passphraseChars = null;
-            }
-            if (passphraseBytes != null) {
-                Arrays.fill(passphraseBytes, (byte) 0);
-                passphraseBytes = null;
-            }
         }
 
         /** A key file: LUKS's whole-file passphrase (one), TrueCrypt/VeraCrypt's keyfiles (any number, or folders). */
         public Builder keyFile(Path keyFile) {
-            keyFiles.add(Objects.requireNonNull(keyFile, "keyFile"));
-            given.add("key file");
+            secrets.keyFile(Objects.requireNonNull(keyFile, "keyFile"));
             return this;
         }
 
         /** VeraCrypt's PIM. */
         public Builder pim(int pim) {
-            this.pim = pim;
-            given.add("PIM");
+            secrets.pim(pim);
             return this;
         }
 
         /** A BitLocker recovery password (copied). */
         public Builder recoveryPassword(char[] recoveryPassword) {
-            if (this.recoveryPassword != null) {
-                Arrays.fill(this.recoveryPassword, '\0');
-            }
-            this.recoveryPassword = recoveryPassword.clone();
-            given.add("recovery password");
+            secrets.recoveryPassword(recoveryPassword);
             return this;
         }
 
         /** A BitLocker startup key, the {@code .BEK} file. */
         public Builder startupKey(Path bek) {
-            startupKey = Objects.requireNonNull(bek, "bek");
-            given.add("startup key");
+            secrets.startupKey(Objects.requireNonNull(bek, "bek"));
             return this;
         }
 
         /** A BitLocker startup key, the {@code .BEK} file's content (copied). */
         public Builder startupKey(byte[] bek) {
-            if (startupKeyBytes != null) {
-                Arrays.fill(startupKeyBytes, (byte) 0);
-            }
-            startupKeyBytes = bek.clone();
-            given.add("startup key");
+            secrets.startupKey(bek);
             return this;
         }
 
         /** The volume key itself, instead of a secret that unlocks it (LUKS, BitLocker's FVEK, FileVault 2) (copied). */
         public Builder volumeKey(byte[] key) {
-            if (volumeKey != null) {
-                Arrays.fill(volumeKey, (byte) 0);
-            }
-            volumeKey = key.clone();
-            given.add("volume key");
+            secrets.volumeKey(key);
             return this;
         }
 
         /** A detached header: LUKS's header file, or a TrueCrypt/VeraCrypt header backup file. */
         public Builder header(Path header) {
-            this.header = Objects.requireNonNull(header, "header");
-            given.add("header");
+            secrets.header(Objects.requireNonNull(header, "header"));
             return this;
         }
 
         /** TrueCrypt/VeraCrypt: the hidden volume's header. */
         public Builder hidden() {
-            hidden = true;
-            given.add("hidden");
+            secrets.setHidden();
             return this;
         }
 
         /** TrueCrypt/VeraCrypt: system encryption's header (the image is the whole disk or its partition). */
         public Builder system() {
-            system = true;
-            given.add("system");
+            secrets.setSystem();
             return this;
         }
 
         /** Opens the payload for writing: LUKS and TrueCrypt/VeraCrypt (XTS and LRW chains). */
         public Builder readWrite() {
-            readWrite = true;
-            given.add("read-write");
+            secrets.setReadWrite();
             return this;
         }
 
         /** Where the key derivation's parallel work runs (Argon2's lanes, TrueCrypt's trials); default: threads of the call's own. */
         public Builder executor(Executor executor) {
-            this.executor = Objects.requireNonNull(executor, "executor");
-            given.add("executor");
+            secrets.executor(Objects.requireNonNull(executor, "executor"));
             return this;
         }
 
         /** The VectorJCE provider the payload's ciphers come from (default: {@link Volumes#defaultProvider()}). */
         public Builder provider(VectorJceProvider provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
+            secrets.provider(Objects.requireNonNull(provider, "provider"));
             return this;
         }
 
@@ -315,23 +279,11 @@ public final class Volumes {
         public Volume open() throws IOException, VolumeException {
             try {
                 VolumeFormat f = type != null ? type : detected();
-                return switch (f) {
-                    case LUKS1, LUKS2 -> luks(f);
-                    case TCRYPT -> tcrypt();
-                    case BITLK -> bitlk();
-                    case FVAULT2 -> fvault2();
-                };
+                VolumeDriver d = driver(f);
+                only(f, d.takes(f));
+                return d.open(f, imagePath, imageChannel, secrets);
             } finally {
-                wipe();
-                if (recoveryPassword != null) {
-                    Arrays.fill(recoveryPassword, '\0');
-                }
-                if (volumeKey != null) {
-                    Arrays.fill(volumeKey, (byte) 0);
-                }
-                if (startupKeyBytes != null) {
-                    Arrays.fill(startupKeyBytes, (byte) 0);
-                }
+                secrets.wipe();
             }
         }
 
@@ -340,6 +292,7 @@ public final class Volumes {
         }
 
         private VolumeFormat detected() throws IOException, VolumeException {
+            Path header = secrets.header();
             VolumeFormat f;
             if (header != null) {
                 f = detect(header); // a detached LUKS header has the signature, not the image
@@ -357,10 +310,9 @@ public final class Volumes {
         }
 
         /** Refuses every option given that {@code takes} does not list. */
-        private void only(VolumeFormat f, String... takes) throws UnsupportedVolumeException {
-            List<String> ok = List.of(takes);
-            for (String g : given) {
-                if (!ok.contains(g)) {
+        private void only(VolumeFormat f, Set<String> takes) throws UnsupportedVolumeException {
+            for (String g : secrets.given()) {
+                if (!takes.contains(g)) {
                     throw new UnsupportedVolumeException(
                             "A " + describe(f) + " volume takes no " + g + " (" + name() + ")");
                 }
@@ -375,119 +327,6 @@ public final class Volumes {
                 case BITLK -> "BitLocker";
                 case FVAULT2 -> "FileVault 2";
             };
-        }
-
-        private Volume luks(VolumeFormat f) throws IOException, VolumeException {
-            only(f, "passphrase", "key file", "volume key", "header", "read-write", "executor");
-            if (keyFiles.size() > 1) {
-                throw new UnsupportedVolumeException("A LUKS volume takes one key file, not " + keyFiles.size());
-            }
-            LuksVolume.Builder b = imagePath != null ? LuksVolume.at(imagePath) : LuksVolume.of(imageChannel);
-            if (passphraseChars != null) {
-                b.passphrase(passphraseChars);
-            } else if (passphraseBytes != null) {
-                b.passphrase(passphraseBytes);
-            }
-            if (!keyFiles.isEmpty()) {
-                b.keyFile(keyFiles.get(0));
-            }
-            if (volumeKey != null) {
-                b.volumeKey(volumeKey);
-            }
-            if (header != null) {
-                b.header(header);
-            }
-            if (readWrite) {
-                b.readWrite();
-            }
-            if (executor != null) {
-                b.executor(executor);
-            }
-            if (provider != null) {
-                b.provider(provider);
-            }
-            if (type != null) {
-                VolumeFormat is = header != null ? detect(header) : imagePath != null ? detect(imagePath) : detect(imageChannel);
-                if ((is == VolumeFormat.LUKS1 || is == VolumeFormat.LUKS2) && is != f) {
-                    throw new UnsupportedVolumeException((header != null ? header.toString() : name()) + " is a "
-                            + describe(is) + " header, not " + describe(f));
-                }
-            }
-            return b.open();
-        }
-
-        private Volume tcrypt() throws IOException, VolumeException {
-            only(VolumeFormat.TCRYPT, "passphrase", "key file", "PIM", "header", "hidden", "system", "executor",
-                    "read-write");
-            TcryptVolume.Builder b = imagePath != null ? TcryptVolume.at(imagePath) : TcryptVolume.of(imageChannel);
-            if (passphraseChars != null) {
-                b.passphrase(passphraseChars);
-            } else if (passphraseBytes != null) {
-                b.passphrase(passphraseBytes);
-            }
-            for (Path k : keyFiles) {
-                b.keyFile(k);
-            }
-            if (pim != null) {
-                b.pim(pim);
-            }
-            if (header != null) {
-                b.header(header);
-            }
-            b.hidden(hidden).system(system);
-            if (readWrite) {
-                b.readWrite();
-            }
-            if (executor != null) {
-                b.executor(executor);
-            }
-            if (provider != null) {
-                b.provider(provider);
-            }
-            return b.open();
-        }
-
-        private Volume bitlk() throws IOException, VolumeException {
-            only(VolumeFormat.BITLK, "passphrase", "recovery password", "startup key", "volume key");
-            BitlkVolume.Builder b = imagePath != null ? BitlkVolume.at(imagePath) : BitlkVolume.of(imageChannel);
-            if (passphraseChars != null) {
-                b.passphrase(passphraseChars);
-            } else if (passphraseBytes != null) {
-                b.passphrase(passphraseBytes);
-            }
-            if (recoveryPassword != null) {
-                b.recoveryPassword(recoveryPassword);
-            }
-            if (startupKey != null) {
-                b.startupKey(startupKey);
-            }
-            if (startupKeyBytes != null) {
-                b.startupKey(startupKeyBytes);
-            }
-            if (volumeKey != null) {
-                b.volumeKey(volumeKey);
-            }
-            if (provider != null) {
-                b.provider(provider);
-            }
-            return b.open();
-        }
-
-        private Volume fvault2() throws IOException, VolumeException {
-            only(VolumeFormat.FVAULT2, "passphrase", "volume key");
-            Fvault2Volume.Builder b = imagePath != null ? Fvault2Volume.at(imagePath) : Fvault2Volume.of(imageChannel);
-            if (passphraseChars != null) {
-                b.passphrase(passphraseChars);
-            } else if (passphraseBytes != null) {
-                b.passphrase(passphraseBytes);
-            }
-            if (volumeKey != null) {
-                b.volumeKey(volumeKey);
-            }
-            if (provider != null) {
-                b.provider(provider);
-            }
-            return b.open();
         }
     }
 }

@@ -109,6 +109,25 @@ class VolumesTest {
     }
 
     @Test
+    void theDriverTableHasOneDriverPerFormatInProbeOrder() throws Exception {
+        java.util.List<VolumeFormat> seen = new java.util.ArrayList<>();
+        for (VolumeDriver d : Volumes.drivers()) {
+            seen.addAll(new java.util.TreeSet<>(d.formats()));
+        }
+        assertEquals(java.util.List.of(VolumeFormat.values()), seen, "every format once, LUKS probed first");
+        for (VolumeFormat f : VolumeFormat.values()) {
+            assertTrue(Volumes.driver(f).formats().contains(f), f.toString());
+        }
+        try (SeekableByteChannel c = FileChannel.open(luks1, StandardOpenOption.READ)) {
+            assertEquals(VolumeFormat.LUKS1, Volumes.driver(VolumeFormat.LUKS2).probe(c, "luks1"));
+            assertNull(Volumes.driver(VolumeFormat.BITLK).probe(c, "luks1"));
+            assertNull(Volumes.driver(VolumeFormat.FVAULT2).probe(c, "luks1"));
+            assertNull(Volumes.driver(VolumeFormat.TCRYPT).probe(c, "luks1"), "no signature to probe");
+            assertEquals(VolumeFormat.LUKS1, Volumes.driver(VolumeFormat.LUKS1).info(c, "luks1").format());
+        }
+    }
+
+    @Test
     void refusesWhatTheFormatDoesNotTakeByName() {
         UnsupportedVolumeException e = assertThrows(UnsupportedVolumeException.class,
                 () -> Volumes.open(luks2).passphrase(PW).pim(5).open());

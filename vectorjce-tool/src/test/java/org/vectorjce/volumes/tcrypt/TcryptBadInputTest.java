@@ -140,7 +140,7 @@ class TcryptBadInputTest {
             }
             assertThrows(IllegalArgumentException.class, () -> c.volumeKey(shortKey));
             UnsupportedVolumeException u = assertThrows(UnsupportedVolumeException.class,
-                    () -> new TcryptPayload(null, c, shortKey, 0, 512, 0, new org.vectorjce.VectorJceProvider()));
+                    () -> new TcryptSectors(null, c, shortKey, 0, 512, 0, new org.vectorjce.VectorJceProvider(), false));
             assertTrue(u.getMessage().contains("key area") && u.getMessage().contains(c.toString()), u.getMessage());
         }
         Chain sta = Chain.ROWS.stream().filter(c -> c.name().equals("serpent-twofish-aes") && c.mode() == Chain.Mode.XTS)

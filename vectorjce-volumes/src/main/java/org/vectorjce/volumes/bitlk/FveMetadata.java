@@ -2,7 +2,6 @@ package org.vectorjce.volumes.bitlk;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,6 +14,7 @@ import java.util.zip.CRC32;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.internal.ImageIo;
 
 /**
  * A BitLocker volume's header and FVE metadata, parsed and checked in one place before anything
@@ -207,23 +207,7 @@ final class FveMetadata {
     }
 
     static void readFully(SeekableByteChannel ch, long at, byte[] b, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(b, 0, len);
-        if (ch instanceof FileChannel fc) {
-            while (buf.hasRemaining()) {
-                if (fc.read(buf, at + buf.position()) < 0) {
-                    throw new IOException("The image ended at byte " + (at + buf.position()));
-                }
-            }
-            return;
-        }
-        synchronized (ch) {
-            ch.position(at);
-            while (buf.hasRemaining()) {
-                if (ch.read(buf) < 0) {
-                    throw new IOException("The image ended at byte " + ch.position());
-                }
-            }
-        }
+        ImageIo.readFully(ch, at, ByteBuffer.wrap(b, 0, len));
     }
 
     /** Reads and checks the header and metadata of the image {@code img} ({@code name} for messages). */

@@ -16,6 +16,7 @@ import org.vectorjce.RawKey;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
+import org.vectorjce.volumes.internal.ImageIo;
 
 /**
  * A FileVault 2 (Core Storage) physical volume's header and encrypted metadata, parsed and checked
@@ -250,15 +251,9 @@ final class CoreStorage {
     }
 
     static void readFully(SeekableByteChannel ch, long at, byte[] b) throws IOException, CorruptHeaderException {
-        ByteBuffer buf = ByteBuffer.wrap(b);
-        synchronized (ch) {
-            ch.position(at);
-            while (buf.hasRemaining()) {
-                if (ch.read(buf) < 0) {
-                    throw new CorruptHeaderException("The image ends at byte " + (at + buf.position()) + ", inside "
-                            + "the Core Storage metadata");
-                }
-            }
+        long end = ImageIo.read(ch, at, ByteBuffer.wrap(b));
+        if (end >= 0) {
+            throw new CorruptHeaderException("The image ends at byte " + end + ", inside the Core Storage metadata");
         }
     }
 

@@ -36,7 +36,7 @@ public record Fvault2Info(String physicalVolumeUuid, String familyUuid, long log
     /** 512: the XTS data unit of Core Storage's sectors. */
     @Override
     public int sectorSize() {
-        return Fvault2Payload.SECTOR;
+        return Fvault2Volume.SECTOR;
     }
 
     /** {@link #cipher} and {@link #mode}: {@code aes-xts-plain64}. */

@@ -18,16 +18,15 @@ import javax.crypto.Cipher;
 import javax.crypto.IllegalBlockSizeException;
 
 import org.vectorjce.RawKey;
-import org.vectorjce.SectorCipher;
+import org.vectorjce.SectorChannel;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
-import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.Volumes;
 import org.vectorjce.volumes.WrongPassphraseException;
 import org.vectorjce.volumes.internal.ImageSource;
-import org.vectorjce.volumes.internal.VolumeLifecycle;
+import org.vectorjce.volumes.internal.KeyedVolume;
 import org.vectorjce.volumes.kdf.HashAlgorithm;
 import org.vectorjce.volumes.kdf.Pbkdf2;
 
@@ -54,7 +53,7 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * 32-byte volume key itself ({@code --volume-key-file}), checked only for its length, as
  * cryptsetup does.
  *
- * <p>The payload ({@link Fvault2Payload}) is the logical volume, {@code aes-xts-plain64} on the
+ * <p>The payload (the provider's {@code SectorChannel}) is the logical volume, {@code aes-xts-plain64} on the
  * provider's sector API with sectors numbered from the logical volume's start.
  *
  * <p>Errors: {@link WrongPassphraseException} when the passphrase does not open the key bag,
@@ -64,36 +63,29 @@ import org.vectorjce.volumes.kdf.Pbkdf2;
  * passphrase, the derived key, the KEK and the volume key are wiped after use or on
  * {@link #close()}.
  */
-public final class Fvault2Volume extends VolumeLifecycle implements Volume {
+public final class Fvault2Volume extends KeyedVolume<Fvault2Info> {
+    /** Bytes of an XTS data unit: Core Storage's sectors. */
+    static final int SECTOR = 512;
     private static final int HALF = 16;
-
-    private final Fvault2Info info;
-    private final byte[] key;
-    private final String opener;
-    private final VectorJceProvider provider;
 
     private Fvault2Volume(ImageSource.Images images, Fvault2Info info, byte[] key, String opener,
             VectorJceProvider provider) {
-        super(images);
-        this.info = info;
-        this.key = key;
-        this.opener = opener;
-        this.provider = provider;
+        super(images, info, key, opener, provider);
     }
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(new ImageSource(image, null));
+        return new Builder(ImageSource.at(image));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(new ImageSource(null, image));
+        return new Builder(ImageSource.of(image));
     }
 
     /** The header's and metadata's fields, without unlocking anything. */
     public static Fvault2Info info(Path image) throws IOException, VolumeException {
-        return ImageSource.read(image, c -> info(c, image.toString()));
+        return ImageSource.read(image, Fvault2Volume::info);
     }
 
     /** The header's and metadata's fields of an image the caller keeps open. */
@@ -124,28 +116,11 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
                 cs.blockSize, cs.imageSize);
     }
 
-    /** The header's and metadata's fields. */
-    @Override
-    public Fvault2Info info() {
-        return info;
-    }
-
-    /** What opened the volume: {@code passphrase} or {@code volume key}. */
-    public String openedWith() {
-        return opener;
-    }
-
-    /** A copy of the 32-byte volume key (as cryptsetup maps it and dumps it); the caller wipes it. */
-    @Override
-    public byte[] volumeKey() {
-        ensureOpen();
-        return key.clone();
-    }
 
     /** The plaintext's size in bytes: the logical volume's, in whole 512-byte sectors. */
     @Override
     public long payloadSize() {
-        return info.logicalVolumeSize() / Fvault2Payload.SECTOR * Fvault2Payload.SECTOR;
+        return info.logicalVolumeSize() / SECTOR * SECTOR;
     }
 
     /**
@@ -153,24 +128,51 @@ public final class Fvault2Volume extends VolumeLifecycle implements Volume {
      * call returns a new one and closes the first). Closing the volume closes it.
      *
      * @throws VolumeException when the logical volume does not lie inside the image
+     * @throws IOException when the image cannot be read
      */
     @Override
-    public SeekableByteChannel payload() throws VolumeException {
+    public SeekableByteChannel payload() throws IOException, VolumeException {
+        return handOut(plaintext());
+    }
+
+    /**
+     * The logical volume's plaintext as a positional device, read-only, read at offsets by many
+     * threads at once.
+     *
+     * @throws VolumeException as {@link #payload()}
+     * @throws IOException when the image cannot be read
+     */
+    @Override
+    public org.vectorjce.device.Device device() throws IOException, VolumeException {
+        return handOutDevice(plaintext(), true, this::flush, info().format().typeName());
+    }
+
+    /**
+     * As cryptsetup maps it ({@code lib/fvault2/fvault2.c}, {@code _activate}, and
+     * {@code crypt_get_data_offset}): one {@code aes-xts-plain64} segment of {@code size / 512}
+     * sectors whose ciphertext starts at the logical volume's offset in the image, with IV offset
+     * 0, so the tweak of each 512-byte sector is its number from the logical volume's start (Core
+     * Storage's sector numbering): the provider's {@code SectorChannel} over that window.
+     */
+    private SectorChannel plaintext() throws IOException, VolumeException {
         ensureOpen();
         String problem = info.activationProblem();
         if (problem != null) {
             throw new CorruptHeaderException(problem);
         }
-        SectorCipher c = VolumeLifecycle.sectorCipher(info.cipher() + "-" + info.mode(), key, Fvault2Payload.SECTOR, false, provider);
-        Fvault2Payload payload = new Fvault2Payload(image, info.logicalVolumeOffset(), info.logicalVolumeSize(), c);
-        return handOut(payload);
+        String spec = info.cipher() + "-" + info.mode();
+        RawKey k = new RawKey("AES", key);
+        try {
+            return SectorChannel.builder(image, spec, k, SECTOR).provider(provider)
+                    .window(info.logicalVolumeOffset(), payloadSize()).readOnly().keepImageOpen().open();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new UnsupportedVolumeException(spec + ": the provider refused the " + key.length
+                    + "-byte volume key: " + e.getMessage());
+        } finally {
+            k.destroy();
+        }
     }
 
-    /** The keys, wiped by the first {@code close()}. */
-    @Override
-    protected void wipe() {
-        Arrays.fill(key, (byte) 0);
-    }
 
     @Override
     public String toString() {

@@ -29,6 +29,16 @@ public final class ImageSource {
     private VectorJceProvider provider;
     private boolean headerReadOnly;
 
+    /** The image file {@code image}, opened by this library and closed with the volume. */
+    public static ImageSource at(Path image) {
+        return new ImageSource(Objects.requireNonNull(image, "image"), null);
+    }
+
+    /** The image {@code image}, which the caller keeps open (and closes). */
+    public static ImageSource of(SeekableByteChannel image) {
+        return new ImageSource(null, Objects.requireNonNull(image, "image"));
+    }
+
     /** Exactly one of {@code path} and {@code channel}. */
     public ImageSource(Path path, SeekableByteChannel channel) {
         if ((path == null) == (channel == null)) {
@@ -205,14 +215,14 @@ public final class ImageSource {
     /** What {@code read} makes of the file {@code image}, opened for reading and closed after. */
     public static <T> T read(Path image, ChannelReader<T> read) throws IOException, VolumeException {
         try (SeekableByteChannel c = Files.newByteChannel(image, StandardOpenOption.READ)) {
-            return read.read(c);
+            return read.read(c, image.toString());
         }
     }
 
-    /** A reading of an open image. */
+    /** A reading of an open image, called {@code name} in messages. */
     @FunctionalInterface
     public interface ChannelReader<T> {
-        T read(SeekableByteChannel image) throws IOException, VolumeException;
+        T read(SeekableByteChannel image, String name) throws IOException, VolumeException;
     }
 
     /** Zeroes {@code b} when it is there. */

@@ -5,8 +5,10 @@ import java.security.GeneralSecurityException;
 import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.vectorjce.SectorChannel;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
+import org.vectorjce.device.Device;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 
 /**
@@ -51,6 +53,16 @@ public abstract class VolumeLifecycle {
         payloads.removeIf(p -> !p.isOpen());
         payloads.add(payload);
         return payload;
+    }
+
+    /**
+     * The plaintext device over {@code plaintext}, a channel of its own (kept to close with the
+     * volume; closing the device closes it): positional reads and writes through the channel's
+     * positional calls, {@code flush} the volume's.
+     */
+    protected final Device handOutDevice(SectorChannel plaintext, boolean readOnly, PlaintextDevice.Flush flush,
+            String typeName) throws IOException {
+        return PlaintextDevice.of(handOut(plaintext), readOnly, flush, "the plaintext of the " + typeName + " volume");
     }
 
     /**

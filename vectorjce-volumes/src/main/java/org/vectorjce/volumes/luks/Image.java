@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 
 import org.vectorjce.volumes.CorruptHeaderException;
+import org.vectorjce.volumes.internal.ImageIo;
 
 /**
  * A header or data image (a file or any {@code SeekableByteChannel}) read at absolute offsets,
@@ -53,18 +54,7 @@ final class Image {
             throw new IOException("A write of " + src.remaining() + " bytes at " + offset + " lies outside the "
                     + size + "-byte image " + name);
         }
-        if (channel instanceof FileChannel fc) {
-            while (src.hasRemaining()) {
-                offset += fc.write(src, offset);
-            }
-            return;
-        }
-        synchronized (channel) {
-            channel.position(offset);
-            while (src.hasRemaining()) {
-                channel.write(src);
-            }
-        }
+        ImageIo.write(channel, offset, src);
     }
 
     /** Forces what was written to the storage device, when the image is a file. */
@@ -75,23 +65,9 @@ final class Image {
     }
 
     void readFully(long offset, ByteBuffer dst) throws IOException {
-        if (channel instanceof FileChannel fc) {
-            while (dst.hasRemaining()) {
-                int n = fc.read(dst, offset);
-                if (n < 0) {
-                    throw new IOException(name + " ended at byte " + offset);
-                }
-                offset += n;
-            }
-            return;
-        }
-        synchronized (channel) {
-            channel.position(offset);
-            while (dst.hasRemaining()) {
-                if (channel.read(dst) < 0) {
-                    throw new IOException(name + " ended at byte " + channel.position());
-                }
-            }
+        long end = ImageIo.read(channel, offset, dst);
+        if (end >= 0) {
+            throw new IOException(name + " ended at byte " + end);
         }
     }
 }

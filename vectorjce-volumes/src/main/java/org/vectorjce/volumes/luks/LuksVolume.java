@@ -68,12 +68,12 @@ public final class LuksVolume extends VolumeLifecycle implements Volume {
 
     /** A builder for the volume in the file {@code image}. */
     public static Builder at(Path image) {
-        return new Builder(new ImageSource(Objects.requireNonNull(image, "image"), null));
+        return new Builder(ImageSource.at(image));
     }
 
     /** A builder for the volume in {@code image} (read only; left open by {@link #close()}). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(new ImageSource(null, Objects.requireNonNull(image, "image")));
+        return new Builder(ImageSource.of(image));
     }
 
     /** Whether the payload refuses writes: unless the images were opened for writing ({@link Builder#readWrite()}). */
@@ -138,9 +138,22 @@ public final class LuksVolume extends VolumeLifecycle implements Volume {
      */
     @Override
     public SeekableByteChannel payload() throws IOException, VolumeException {
+        return handOut(plaintext());
+    }
+
+    /**
+     * The plaintext payload as a positional device, read and written at offsets by many threads at
+     * once (the provider's {@code SectorChannel}'s positional calls); writable as {@link #payload()}.
+     */
+    @Override
+    public org.vectorjce.device.Device device() throws IOException, VolumeException {
+        return handOutDevice(plaintext(), readOnly(), this::flush, info().format().typeName());
+    }
+
+    private org.vectorjce.SectorChannel plaintext() throws IOException, VolumeException {
         ensureOpen();
-        return handOut(layout.payloadCipher(settings.provider()).payload(data.channel, volumeKey,
-                layout.payloadOffset(), layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), imagesWritable()));
+        return layout.payloadCipher(settings.provider()).payload(data.channel, volumeKey,
+                layout.payloadOffset(), layout.payloadSize(), layout.sectorSize(), layout.ivOffset(), imagesWritable());
     }
 
     /**

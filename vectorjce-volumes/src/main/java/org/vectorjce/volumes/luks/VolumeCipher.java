@@ -85,16 +85,16 @@ final class VolumeCipher {
     /**
      * The payload {@code [offset, offset + size)} of {@code image}, whole sectors of
      * {@code sectorSize} bytes whose IVs count 512-byte sectors from {@code ivOffset} (dm-crypt
-     * without {@code iv_large_sectors}, as LUKS uses it), under {@code key} (copied): the
+     * without {@code iv_large_sectors}, as LUKS uses it: {@code ivOffset + (offset >> 9)}), under {@code key} (copied): the
      * provider's {@code SectorChannel} over a window of the image, read-only unless
      * {@code writable}, leaving the image open on close.
      */
-    SeekableByteChannel payload(SeekableByteChannel image, byte[] key, long offset, long size, int sectorSize,
+    SectorChannel payload(SeekableByteChannel image, byte[] key, long offset, long size, int sectorSize,
             long ivOffset, boolean writable) throws IOException, UnsupportedVolumeException {
-        long first = firstSector(sectorSize, ivOffset);
+        firstSector(sectorSize, ivOffset); // refuses an IV offset that is not whole sectors, as dm-crypt does
         RawKey k = new RawKey(algorithm, key);
         try {
-            SectorChannel.Builder b = SectorChannel.builder(image, spec, k, sectorSize).firstSector(first)
+            SectorChannel.Builder b = SectorChannel.builder(image, spec, k, sectorSize).ivOffset(ivOffset)
                     .provider(provider).essivHash(VolumeCipher::essivDigest).window(offset, size).keepImageOpen();
             return (writable ? b : b.readOnly()).open();
         } catch (InvalidKeyException e) {

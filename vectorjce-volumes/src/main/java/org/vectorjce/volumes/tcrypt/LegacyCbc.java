@@ -34,7 +34,7 @@ import java.util.zip.CRC32;
  * then each block XORed with the ciphertext block before it (the sector's IV for its first).
  * {@link #close()} wipes the seeds and the copy and re-keys the ciphers with zeros.
  */
-final class LegacyCbc implements TcryptPayload.Layer {
+final class LegacyCbc implements TcryptSectors.Layer {
     static final int UNIT = 512;
 
     private final Ecb[] ciphers;   // inside one CBC, the chain's order: the last decrypts first
@@ -52,12 +52,12 @@ final class LegacyCbc implements TcryptPayload.Layer {
 
     /**
      * The layers of {@code chain} (a legacy mode) keyed from the volume's key area: one for
-     * {@code cbci-tcrypt} (the whole chain, {@link TcryptPayload} runs layer 0 only), else one per
+     * {@code cbci-tcrypt} (the whole chain, {@link TcryptSectors} runs layer 0 only), else one per
      * cipher.
      */
-    static List<TcryptPayload.Layer> layers(Provider provider, Chain chain, byte[] area)
+    static List<TcryptSectors.Layer> layers(Provider provider, Chain chain, byte[] area)
             throws GeneralSecurityException {
-        List<TcryptPayload.Layer> out = new ArrayList<>();
+        List<TcryptSectors.Layer> out = new ArrayList<>();
         List<Ecb> made = new ArrayList<>();
         boolean ok = false;
         try {
@@ -80,7 +80,7 @@ final class LegacyCbc implements TcryptPayload.Layer {
             return out;
         } finally {
             if (!ok) {
-                out.forEach(TcryptPayload.Layer::close); // their seed copies
+                out.forEach(TcryptSectors.Layer::close); // their seed copies
                 made.forEach(Ecb::destroy);             // and the ciphers not yet in a layer
             }
         }
@@ -90,7 +90,7 @@ final class LegacyCbc implements TcryptPayload.Layer {
     public void decrypt(long unit, byte[] b, int off, int len) throws GeneralSecurityException {
         if (copy.length < len) {
             Arrays.fill(copy, (byte) 0);
-            copy = new byte[len]; // at most SectorPayload's run, 1 MiB
+            copy = new byte[len]; // at most SectorChannel's run, 1 MiB
         }
         long n = unit;
         for (int o = off; o < off + len; o += UNIT, n++) {

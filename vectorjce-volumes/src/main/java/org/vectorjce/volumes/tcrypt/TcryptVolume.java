@@ -25,6 +25,7 @@ import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
+import org.vectorjce.volumes.internal.ImageIo;
 import org.vectorjce.volumes.internal.ImageSource;
 import org.vectorjce.volumes.internal.VolumeLifecycle;
 
@@ -88,12 +89,12 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
 
     /** A builder for the image file {@code image}, opened read-only. */
     public static Builder at(Path image) {
-        return new Builder(new ImageSource(image, null));
+        return new Builder(ImageSource.at(image));
     }
 
     /** A builder for an image the caller keeps open (and closes). */
     public static Builder of(SeekableByteChannel image) {
-        return new Builder(new ImageSource(null, image));
+        return new Builder(ImageSource.of(image));
     }
 
     /** The header's fields, the row and chain that opened it, and the payload's place. */
@@ -139,10 +140,25 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
      */
     @Override
     public SeekableByteChannel payload() throws UnsupportedVolumeException {
+        return handOut(plaintext());
+    }
+
+    /**
+     * The plaintext payload as a positional device, read (and written, as {@link #payload()}) at
+     * offsets by many threads at once.
+     *
+     * @throws UnsupportedVolumeException as {@link #payload()}
+     * @throws IOException when the image cannot be read
+     */
+    @Override
+    public org.vectorjce.device.Device device() throws IOException, UnsupportedVolumeException {
+        return handOutDevice(plaintext(), readOnly(), this::flush, info().format().typeName());
+    }
+
+    private org.vectorjce.SectorChannel plaintext() throws UnsupportedVolumeException {
         ensureOpen();
-        TcryptPayload payload = new TcryptPayload(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
-                provider, writable);
-        return handOut(payload);
+        return new TcryptSectors(image, chain, keyArea, info.payloadOffset(), info.payloadSize(), info.ivOffset(),
+                provider, writable).channel();
     }
 
     /** The keys, wiped by the first {@code close()}. */
@@ -397,7 +413,7 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
                         continue; // TrueCrypt before 6 put a hidden header 1536 bytes before the end instead
                     }
                     byte[] sector = new byte[512];
-                    readFully(hdr, at, ByteBuffer.wrap(sector));
+                    ImageIo.readFully(hdr, at, ByteBuffer.wrap(sector));
                     if (allZero(sector)) {
                         zeros.add(at); // a header is never all zeros (its salt is random)
                         continue;
@@ -491,27 +507,6 @@ public final class TcryptVolume extends VolumeLifecycle implements Volume {
                 acc |= x;
             }
             return acc == 0;
-        }
-    }
-
-    static void readFully(SeekableByteChannel ch, long at, ByteBuffer b) throws IOException {
-        if (ch instanceof FileChannel fc) {
-            while (b.hasRemaining()) {
-                int r = fc.read(b, at);
-                if (r < 0) {
-                    throw new IOException("The image ended at byte " + at);
-                }
-                at += r;
-            }
-            return;
-        }
-        synchronized (ch) {
-            ch.position(at);
-            while (b.hasRemaining()) {
-                if (ch.read(b) < 0) {
-                    throw new IOException("The image ended at byte " + ch.position());
-                }
-            }
         }
     }
 }

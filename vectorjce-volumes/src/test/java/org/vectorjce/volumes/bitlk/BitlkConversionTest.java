@@ -22,12 +22,11 @@ import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vectorjce.SectorCipher;
+import org.vectorjce.SectorChannel;
 import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.TestImages;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.Volumes;
-import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
  * Encrypt-on-write and partially converted BitLocker volumes.
@@ -181,11 +180,10 @@ class BitlkConversionTest {
             BitlkInfo info = BitlkVolume.info(im.channel(), name);
             byte[] key = name.contains("eow") ? EOW_KEY : PARTIAL_KEY;
             byte[] stored = im.read(m.volumeHeaderOffset, 512);
-            SectorCipher c = VolumeLifecycle.sectorCipher(info.cipherSpec(), key.clone(), 512, true,
-                    Volumes.defaultProvider());
             byte[] decrypted;
-            try (BitlkPayload p = new BitlkPayload(im.channel(), im.size(), 512, c, m.zeroAreas(),
-                    m.volumeHeaderOffset, m.volumeHeaderSize, im.size())) {
+            try (SectorChannel p = SectorChannel.over(new BitlkSectors(im.channel(), 512, info.cipherSpec(),
+                    key.clone(), Volumes.defaultProvider(), m.zeroAreas(), m.volumeHeaderOffset,
+                    m.volumeHeaderSize, im.size()), im.size(), 512, false)) {
                 ByteBuffer b = ByteBuffer.allocate(512);
                 p.read(b);
                 decrypted = b.array();

@@ -39,11 +39,11 @@ class LegacyCbcTest {
                 for (int s = 0; s < sectors; s++) {
                     encryptSector(chain, area, b, s * 512, first + s);
                 }
-                List<TcryptPayload.Layer> layers = LegacyCbc.layers(new org.vectorjce.VectorJceProvider(), chain, area);
+                List<TcryptSectors.Layer> layers = LegacyCbc.layers(new org.vectorjce.VectorJceProvider(), chain, area);
                 for (int i = layers.size() - 1; i >= 0; i--) {
                     layers.get(i).decrypt(first, b, 0, b.length);
                 }
-                layers.forEach(TcryptPayload.Layer::close);
+                layers.forEach(TcryptSectors.Layer::close);
                 assertArrayEquals(plain, b, chain + ", trial " + trial);
             }
         }

@@ -111,6 +111,15 @@ public final class SectorEngine {
      * the first being sector {@code sector} (unsigned, in units of the sector size).
      */
     public void crypt(boolean encrypt, long sector, byte[] in, int inOff, byte[] out, int outOff, int count) {
+        cryptIv(encrypt, sector * step, in, inOff, out, outOff, count);
+    }
+
+    /**
+     * {@code count} whole sectors as {@link #crypt}, the first having the IV of number {@code iv}
+     * (unsigned; in 512-byte units, or in sectors with {@code iv_large_sectors}): dm-crypt's
+     * {@code iv_offset + (offset >> 9)}, computed once by the caller from a byte offset.
+     */
+    public void cryptIv(boolean encrypt, long iv, byte[] in, int inOff, byte[] out, int outOff, int count) {
         if (started == null || started != encrypt) {
             mode.start(encrypt, ivs == null ? null : ZERO_IV);
             started = encrypt;
@@ -126,15 +135,15 @@ public final class SectorEngine {
                 if (in != out || inOff != outOff) {
                     System.arraycopy(in, inOff, out, outOff, count * size);
                 }
-                ivs.beforeEncrypt(out, outOff, size, count, sector * step, step);
-                run(mode, ivs, sector * step, step, size, batchIvs, out, outOff, out, outOff, count);
+                ivs.beforeEncrypt(out, outOff, size, count, iv, step);
+                run(mode, ivs, iv, step, size, batchIvs, out, outOff, out, outOff, count);
             } else {
-                run(mode, ivs, sector * step, step, size, batchIvs, in, inOff, out, outOff, count);
-                ivs.afterDecrypt(out, outOff, size, count, sector * step, step);
+                run(mode, ivs, iv, step, size, batchIvs, in, inOff, out, outOff, count);
+                ivs.afterDecrypt(out, outOff, size, count, iv, step);
             }
             return;
         }
-        run(mode, ivs, sector * step, step, size, batchIvs, in, inOff, out, outOff, count);
+        run(mode, ivs, iv, step, size, batchIvs, in, inOff, out, outOff, count);
     }
 
     /**

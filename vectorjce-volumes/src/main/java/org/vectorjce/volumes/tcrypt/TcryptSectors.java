@@ -7,35 +7,38 @@ import java.nio.channels.SeekableByteChannel;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 
+import org.vectorjce.SectorChannel;
 import org.vectorjce.SectorCipher;
 import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.internal.BlockCipherXts;
-import org.vectorjce.volumes.internal.SectorPayload;
+import org.vectorjce.volumes.internal.ImageIo;
 
 /**
- * The plaintext of a TrueCrypt/VeraCrypt volume: bytes {@code [offset, offset + size)}
- * of the image in 512-byte data units, decrypted by the chain's ciphers from the last to the first
- * (the order dm-crypt's stacked devices take when cryptsetup maps a cascade). Each cipher is the
- * provider's sector API ({@link SectorCipher}, no {@code Cipher.init} per run):
- * {@code aes|twofish|serpent-xts-plain64} (data unit {@code ivOffset + i}, as {@code TCRYPT_get_iv_offset}
- * gives it), or {@code -lrw-benbi} for TrueCrypt 4.x; Camellia and Kuznyechik are Bouncy Castle's
- * engines under {@link BlockCipherXts} (one block per engine call, so those chains read slower).
- * TrueCrypt before 4.0 is CBC with its sector IV and whitening ({@link LegacyCbc}).
- * Each run ({@link SectorPayload}: up to 1 MiB, read into the caller's heap buffer or a work buffer)
- * goes through each cipher whole before the next. Writable when the volume was opened for writing
- * and the chain is XTS or LRW: a write encrypts with the chain's first cipher first (so that
- * reading undoes it), as {@link SectorPayload} writes; the pre-4.0 CBC modes are read-only.
- * Otherwise writes and truncation throw {@link NonWritableChannelException}. Closing wipes the
- * keys, buffers and cipher schedules and leaves the image open (the volume owns it). Not
- * thread-safe.
+ * The sectors of a TrueCrypt/VeraCrypt volume under the provider's {@link SectorChannel}: bytes
+ * {@code [offset, offset + size)} of the image in 512-byte data units, decrypted by the chain's
+ * ciphers from the last to the first (the order dm-crypt's stacked devices take when cryptsetup
+ * maps a cascade). The data unit of plaintext byte {@code p} is {@code ivOffset + (p >> 9)}, as
+ * {@code TCRYPT_get_iv_offset} gives the offset. Each cipher is the provider's sector API
+ * ({@link SectorCipher}, no {@code Cipher.init} per run): {@code aes|twofish|serpent-xts-plain64},
+ * or {@code -lrw-benbi} for TrueCrypt 4.x; Camellia and Kuznyechik are Bouncy Castle's engines
+ * under {@link BlockCipherXts} (one block per engine call, so those chains read slower). TrueCrypt
+ * before 4.0 is CBC with its sector IV and whitening ({@link LegacyCbc}). Each run goes through
+ * each cipher whole before the next. Writable when the volume was opened for writing and the chain
+ * is XTS or LRW: a write encrypts with the chain's first cipher first (so that reading undoes it);
+ * the pre-4.0 CBC modes are read-only. Each {@link #transform()} keys the chain anew from the
+ * volume's key area (which the volume owns and wipes); the image stays open when the channel
+ * closes (the volume owns it).
  */
-final class TcryptPayload extends SectorPayload {
+final class TcryptSectors implements SectorChannel.Sectors {
     static final int UNIT = 512;
 
     private final SeekableByteChannel image;
-    private final long offset, ivOffset;
-    private final Layer[] layers;   // the chain's order: decrypted from the last (cbci-tcrypt: one for the chain)
+    private final Chain chain;
+    private final byte[] keyArea;
+    private final VectorJceProvider provider;
+    private final long offset, size, ivOffset;
+    private final boolean writable;
 
     /** One stage of the chain over runs of whole data units, in place. */
     interface Layer {
@@ -50,27 +53,55 @@ final class TcryptPayload extends SectorPayload {
         void close();
     }
 
-    TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
-            VectorJceProvider provider) throws UnsupportedVolumeException {
-        this(image, chain, keyArea, offset, size, ivOffset, provider, false);
-    }
-
-    /** As the other constructor, writable when {@code writable} (XTS and LRW chains only). */
-    TcryptPayload(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
+    /**
+     * Over {@code [offset, offset + size)} of {@code image}, keyed from {@code keyArea} (kept, not
+     * copied: the volume wipes it), writable when {@code writable} (XTS and LRW chains only).
+     *
+     * @throws UnsupportedVolumeException for a writable pre-4.0 CBC chain, or key material too short
+     */
+    TcryptSectors(SeekableByteChannel image, Chain chain, byte[] keyArea, long offset, long size, long ivOffset,
             VectorJceProvider provider, boolean writable) throws UnsupportedVolumeException {
-        super(size, UNIT, writable);
         if (writable && chain.mode().legacy()) {
             throw new UnsupportedVolumeException(chain + ": TrueCrypt's pre-4.0 CBC volumes are read-only here");
         }
-        this.image = image;
-        this.offset = offset;
-        this.ivOffset = ivOffset;
         String problem = chain.keyMaterialProblem(keyArea, "key area");
         if (problem != null) {
             throw new UnsupportedVolumeException(problem);
         }
+        this.image = image;
+        this.chain = chain;
+        this.keyArea = keyArea;
+        this.provider = provider;
+        this.offset = offset;
+        this.size = size;
+        this.ivOffset = ivOffset;
+        this.writable = writable;
+    }
+
+    /** The plaintext channel over these sectors, the chain keyed once here so that a refusal comes now. */
+    SectorChannel channel() throws UnsupportedVolumeException {
+        try {
+            return SectorChannel.over(this, size, UNIT, writable);
+        } catch (GeneralSecurityException e) {
+            throw new UnsupportedVolumeException(e.getMessage());
+        }
+    }
+
+    @Override
+    public void read(long p, ByteBuffer b) throws IOException {
+        ImageIo.readPayload(image, offset + p, b);
+    }
+
+    @Override
+    public void write(long p, ByteBuffer b) throws IOException {
+        ImageIo.write(image, offset + p, b);
+    }
+
+    /** The chain's layers, keyed from the key area; a refusal names the chain. */
+    @Override
+    public SectorChannel.Transform transform() throws GeneralSecurityException {
         int n = chain.parts().size();
-        layers = new Layer[chain.mode().legacy() ? (chain.mode() == Chain.Mode.CBCI_TCRYPT ? 1 : n) : n];
+        Layer[] layers = new Layer[chain.mode().legacy() ? (chain.mode() == Chain.Mode.CBCI_TCRYPT ? 1 : n) : n];
         try {
             if (chain.mode().legacy()) {
                 LegacyCbc.layers(provider, chain, keyArea).toArray(layers);
@@ -79,13 +110,42 @@ final class TcryptPayload extends SectorPayload {
                     layers[i] = layer(chain, i, keyArea, provider);
                 }
             }
-        } catch (GeneralSecurityException e) {
-            wipe();
-            throw new UnsupportedVolumeException(chain + ": the provider refused its key or data units: "
-                    + e.getMessage());
-        } catch (UnsupportedVolumeException e) {
-            wipe();
-            throw e;
+        } catch (GeneralSecurityException | UnsupportedVolumeException e) {
+            close(layers);
+            throw new GeneralSecurityException(e instanceof UnsupportedVolumeException ? e.getMessage()
+                    : chain + ": the provider refused its key or data units: " + e.getMessage(), e);
+        }
+        return new SectorChannel.Transform() {
+            /** The chain's last cipher first. */
+            @Override
+            public void decrypt(long p, byte[] b, int off, int len) throws GeneralSecurityException {
+                long unit = ivOffset + (p >> 9);
+                for (int i = layers.length - 1; i >= 0; i--) {
+                    layers[i].decrypt(unit, b, off, len);
+                }
+            }
+
+            /** The chain's first cipher first, the reverse of decrypt. */
+            @Override
+            public void encrypt(long p, byte[] b, int off, int len) throws GeneralSecurityException {
+                long unit = ivOffset + (p >> 9);
+                for (Layer l : layers) {
+                    l.encrypt(unit, b, off, len);
+                }
+            }
+
+            @Override
+            public void close() {
+                TcryptSectors.close(layers);
+            }
+        };
+    }
+
+    private static void close(Layer[] layers) {
+        for (Layer l : layers) {
+            if (l != null) {
+                l.close();
+            }
         }
     }
 
@@ -161,41 +221,6 @@ final class TcryptPayload extends SectorPayload {
             return Ecb.engine(cipher);
         } catch (GeneralSecurityException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
-        }
-    }
-
-    /** Decrypts {@code len} bytes (whole data units from {@code unit}) in place: the chain's last cipher first. */
-    @Override
-    protected void decrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
-        for (int i = layers.length - 1; i >= 0; i--) {
-            layers[i].decrypt(ivOffset + unit, b, off, len);
-        }
-    }
-
-    /** Encrypts in place: the chain's first cipher first, the reverse of {@link #decrypt}. */
-    @Override
-    protected void encrypt(byte[] b, int off, int len, long unit) throws GeneralSecurityException {
-        for (Layer l : layers) {
-            l.encrypt(ivOffset + unit, b, off, len);
-        }
-    }
-
-    @Override
-    protected void readCiphertext(long p, ByteBuffer b) throws IOException {
-        readFully(image, offset + p, b);
-    }
-
-    @Override
-    protected void writeCiphertext(long p, ByteBuffer b) throws IOException {
-        writeFully(image, offset + p, b);
-    }
-
-    @Override
-    protected void wipe() {
-        for (Layer l : layers) {
-            if (l != null) {
-                l.close();
-            }
         }
     }
 }

@@ -3,13 +3,18 @@ package org.vectorjce.volumes.bitlk;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.security.GeneralSecurityException;
 import java.util.Arrays;
 
+import org.vectorjce.SectorChannel;
 import org.vectorjce.SectorCipher;
-import org.vectorjce.volumes.internal.SectorPayload;
+import org.vectorjce.VectorJceProvider;
+import org.vectorjce.volumes.UnsupportedVolumeException;
+import org.vectorjce.volumes.internal.ImageIo;
+import org.vectorjce.volumes.internal.VolumeLifecycle;
 
 /**
- * The plaintext of a BitLocker volume, read-only, laid out as cryptsetup maps it
+ * The sectors of a BitLocker volume under the provider's {@link SectorChannel}, read-only, laid out as cryptsetup maps it
  * ({@code lib/bitlk/bitlk.c}, {@code _activate}): a device as large as the image whose
  * <ul>
  * <li>three FVE metadata areas (64 KiB each) and the place the volume's first sectors were moved
@@ -23,22 +28,26 @@ import org.vectorjce.volumes.internal.SectorPayload;
  * IVs count sectors of the volume's sector size (cryptsetup sets {@code iv_large_sectors} for
  * 4096-byte sectors): sector number = the byte offset in the image / sector size. One
  * {@link SectorCipher} of the provider's sector API does every run ({@code aes-xts-plain64},
- * {@code aes-cbc-eboiv} or {@code aes-cbc-elephant}); a run that crosses a segment boundary is split there. Not thread-safe;
- * closing wipes the key schedules and leaves the image open (the volume owns it).
+ * {@code aes-cbc-eboiv} or {@code aes-cbc-elephant}) per {@link #transform()}, keyed with the
+ * FVEK (the volume owns and wipes it); a run that crosses a segment boundary is split there. The
+ * image stays open when the channel closes (the volume owns it).
  */
-final class BitlkPayload extends SectorPayload {
+final class BitlkSectors implements SectorChannel.Sectors {
     private final SeekableByteChannel image;
-    private final SectorCipher cipher;
+    private final String spec;
+    private final byte[] fvek;
+    private final VectorJceProvider provider;
     private final long[][] zero;      // {start, end} in bytes, sorted by nothing: four areas
     private final long headerOffset, headerSize;
     private final long plainFrom;
     private final int sector;
 
-    BitlkPayload(SeekableByteChannel image, long size, int sectorSize, SectorCipher cipher, long[][] zeroAreas,
-            long headerOffset, long headerSize, long plainFrom) {
-        super(size, sectorSize, false);
+    BitlkSectors(SeekableByteChannel image, int sectorSize, String spec, byte[] fvek,
+            VectorJceProvider provider, long[][] zeroAreas, long headerOffset, long headerSize, long plainFrom) {
         this.image = image;
-        this.cipher = cipher;
+        this.spec = spec;
+        this.fvek = fvek;
+        this.provider = provider;
         this.sector = sectorSize;
         this.zero = new long[zeroAreas.length][];
         for (int i = 0; i < zeroAreas.length; i++) {
@@ -77,38 +86,49 @@ final class BitlkPayload extends SectorPayload {
     }
 
     @Override
-    protected void readCiphertext(long p, ByteBuffer dst) throws IOException {
+    public void read(long p, ByteBuffer dst) throws IOException {
         while (dst.hasRemaining()) {
             long[] seg = segment(p, dst.remaining());
             int n = (int) seg[1];
             ByteBuffer part = dst.slice().limit(n);
             if (seg[0] >= 0) {
-                readFully(image, seg[0], part);
+                ImageIo.readPayload(image, seg[0], part);
             }
             dst.position(dst.position() + n);
             p += n;
         }
     }
 
+    /** A cipher keyed with the FVEK over the segments: zeros, the moved header, as stored, or its own place's IVs. */
     @Override
-    protected void decrypt(byte[] b, int off, int len, long s) {
-        long p = s * sector;
-        while (len > 0) {
-            long[] seg = segment(p, len);
-            int n = (int) seg[1];
-            if (seg[0] < 0) {
-                Arrays.fill(b, off, off + n, (byte) 0);
-            } else if (seg[2] != 0) {
-                cipher.decrypt(seg[0] / sector, b, off, n);
-            }   // else: stored as plaintext, left as read
-            off += n;
-            len -= n;
-            p += n;
+    public SectorChannel.Transform transform() throws GeneralSecurityException {
+        SectorCipher cipher;
+        try {
+            cipher = VolumeLifecycle.sectorCipher(spec, fvek, sector, true, provider);
+        } catch (UnsupportedVolumeException e) {
+            throw new GeneralSecurityException(e.getMessage(), e);
         }
-    }
+        return new SectorChannel.Transform() {
+            @Override
+            public void decrypt(long p, byte[] b, int off, int len) {
+                while (len > 0) {
+                    long[] seg = segment(p, len);
+                    int n = (int) seg[1];
+                    if (seg[0] < 0) {
+                        Arrays.fill(b, off, off + n, (byte) 0);
+                    } else if (seg[2] != 0) {
+                        cipher.decrypt(seg[0] / sector, b, off, n); // the IV of the sector's place in the image
+                    }   // else: stored as plaintext, left as read
+                    off += n;
+                    len -= n;
+                    p += n;
+                }
+            }
 
-    @Override
-    protected void wipe() {
-        cipher.close();
+            @Override
+            public void close() {
+                cipher.close();
+            }
+        };
     }
 }
