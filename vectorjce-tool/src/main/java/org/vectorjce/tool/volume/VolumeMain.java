@@ -158,6 +158,20 @@ public final class VolumeMain implements Callable<Integer> {
         String[] argv = args.length > 0 && args[0].equals("volume") ? Arrays.copyOfRange(args, 1, args.length) : args;
         PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        if (argv.length == 1 && (argv[0].equals("--version") || argv[0].equals("-V"))) {
+            // what picocli's version option prints, without building its model of the command
+            try {
+                for (String line : new Version().getVersion()) {
+                    o.println(line);
+                }
+                return Exits.OK;
+            } catch (IOException x) {
+                return Exits.report(e, x);
+            } finally {
+                o.flush();
+                out.flush();
+            }
+        }
         CommandLine cl = new CommandLine(this);
         for (Object verb : verbs(argv)) {
             if (verb instanceof CommandSpec s) {
