@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes the JDK 25 AOT cache that bin/volume starts with (JEP 483/514/515: the classes the verbs
-# load, linked, and the JIT's profiles), next to the jar: JAR with .aot for .jar. The build's
+# Makes the JDK 25 AOT caches that bin/volume starts with (JEP 483/514/515: the classes the verbs
+# load, linked, and the JIT's profiles), next to the jar: JAR with .aot for .jar, and .help.aot for
+# --version and --help, which bin/volume runs without the vector module. The build's
 # package phase runs it (vectorjce-tool/pom.xml); by hand:
 #
 #   bin/lib/aot-train.bash vectorjce-tool/target/vectorjce-tool-VERSION-volume.jar
@@ -36,5 +37,16 @@ if timeout 300 "$home/bin/java" -XX:AOTCacheOutput="$work/volume.aot" -Xlog:aot=
   echo "aot-train: wrote $cache ($(du -h "$cache" | cut -f1), for $("$home/bin/java" -version 2>&1 | sed -n 2p))" >&2
 else
   echo "aot-train: no AOT cache for $jar (bin/volume runs without one): $(grep -v '^WARNING: Using incubator' "$work/err" | head -n 3 | tr '\n' ' ')" >&2
+fi
+# The second cache, for --version and --help (bin/volume runs them without the vector module, so
+# that the JVM can use the cache's linked classes): one training run of --help.
+help_cache=${jar%.jar}.help.aot
+rm -f "$help_cache"
+if timeout 120 "$home/bin/java" -XX:AOTCacheOutput="$work/help.aot" -Xlog:aot=off -Xlog:cds=off -jar "$jar" --help \
+    >/dev/null 2>"$work/err" && [ -s "$work/help.aot" ]; then
+  mv "$work/help.aot" "$help_cache"
+  echo "aot-train: wrote $help_cache ($(du -h "$help_cache" | cut -f1))" >&2
+else
+  echo "aot-train: no AOT cache for --version and --help: $(head -n 3 "$work/err" | tr '\n' ' ')" >&2
 fi
 exit 0

@@ -7,7 +7,8 @@
 #
 # JAR_GLOB is relative to the repository root. JAVA_OPTS, when set, goes to the JVM before -jar
 # (e.g. JAVA_OPTS="-XX:UseAVX=2 -Dvectorjce.constantTime=true"). On a JDK 25+, the jar's AOT cache
-# (the same name with .aot) is used where the build made one.
+# (the same name with .aot; .help.aot for --version and --help, which run without the vector module)
+# is used where the build made one.
 
 # The search below runs before every command, so it starts no process of its own: bash builtins
 # read each candidate's release file (a JDK's, JEP 220), and the results come back in variables.
@@ -84,12 +85,18 @@ launch() {
   fi
   if home=$(find_jdk25); then
     java=$home/bin/java
-    opts=(--add-modules jdk.incubator.vector)
     # The JDK 25 AOT cache the build made next to the jar (bin/lib/aot-train.bash), when it is newer
     # than the jar and JAVA_OPTS names no cache or sharing of its own. A cache made by another JDK
     # is refused by the JVM, which then starts as without one; -Xlog:aot/cds off keeps its notes
     # off stdout. JAVA_OPTS=-XX:AOTMode=off runs without it.
     local aot=${jar%.jar}.aot
+    case "${1:-}" in
+      --version|-V|--help|-h|help|"")
+        # Only words, no cipher: without the vector module, whose presence keeps the JVM from using
+        # a cache's linked classes (JDK 25), and with the cache trained on --help alone.
+        aot=${jar%.jar}.help.aot ;;
+      *) opts=(--add-modules jdk.incubator.vector) ;;
+    esac
     case " ${JAVA_OPTS:-} " in
       *AOTCache*|*AOTMode*|*-Xshare*|*SharedArchiveFile*) ;;
       *) if [ -f "$aot" ] && [ "$aot" -nt "$jar" ]; then
