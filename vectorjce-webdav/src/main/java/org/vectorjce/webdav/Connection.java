@@ -3,6 +3,7 @@ package org.vectorjce.webdav;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,7 @@ import javax.net.ssl.SSLSocket;
  */
 final class Connection implements Runnable {
     private static final int IDLE = 0, READING = 1, WRITING = 2, HANDLING = 3;
+    private static final long LINGER_BYTES = 256 * 1024, LINGER_NANOS = 1_000_000_000L;
 
     private final FileServer server;
     private final Socket raw;
@@ -68,6 +70,7 @@ final class Connection implements Runnable {
                 }
                 wait = limits.idleTimeout().toNanos();
             }
+            linger();
         } catch (IOException | RuntimeException e) {
             // the client left, broke the protocol or was cut by the watchdog; the others go on
         } finally {
@@ -166,6 +169,28 @@ final class Connection implements Runnable {
             r.text(status, message);
         } catch (IOException | RuntimeException e) {
             // the client is gone
+        }
+    }
+
+    /**
+     * Closes gently, as RFC 9112 section 9.6 asks: the sending side first, then what the client
+     * still sends is read and dropped (at most {@link #LINGER_BYTES}, for at most a second), so
+     * that the kernel does not answer unread bytes with a reset that destroys the response.
+     */
+    private void linger() throws IOException {
+        if (tls != null || raw.isClosed() || raw.isInputShutdown()) {
+            return;
+        }
+        raw.shutdownOutput();
+        arm(READING, System.nanoTime() + LINGER_NANOS);
+        InputStream in = raw.getInputStream();
+        byte[] b = new byte[8192];
+        for (long n = 0; n < LINGER_BYTES; ) {
+            int k = in.read(b);
+            if (k < 0) {
+                return;
+            }
+            n += k;
         }
     }
 
