@@ -56,7 +56,7 @@ final class DavPath {
             t = t.substring(0, q);
         }
         boolean slash = t.endsWith("/");
-        String body = t.substring(1, slash ? t.length() - 1 : t.length());
+        String body = t.length() == 1 ? "" : t.substring(1, slash ? t.length() - 1 : t.length());
         if (body.isEmpty()) {
             return new DavPath(List.of(), true, query);
         }

@@ -61,6 +61,9 @@ class FileServerHttpTest {
 
     /** curl: the status, the head in {@code dir/h}, the body in {@code dir/b}. */
     static int curl(String... args) throws Exception {
+        // curl writes no file for an empty body: none may be left from the last run
+        Files.deleteIfExists(dir.resolve("b"));
+        Files.deleteIfExists(dir.resolve("h"));
         List<String> cmd = new ArrayList<>(List.of("curl", "-s", "-S", "-o", dir.resolve("b").toString(), "-D",
                 dir.resolve("h").toString(), "-w", "%{http_code}"));
         cmd.addAll(Arrays.asList(args));
@@ -69,7 +72,7 @@ class FileServerHttpTest {
     }
 
     static byte[] body() throws IOException {
-        return Files.readAllBytes(dir.resolve("b"));
+        return Files.exists(dir.resolve("b")) ? Files.readAllBytes(dir.resolve("b")) : new byte[0];
     }
 
     static String head() throws IOException {
@@ -273,9 +276,11 @@ class FileServerHttpTest {
         assertFalse(page.contains("<script") || page.contains("src=") || page.contains("@import"), page);
         assertEquals(404, curl(url("a b.txt") + "/"));
         assertEquals(404, curl(url("no such file")));
-        assertEquals(200, curl("-I", url("big.bin")));
-        assertEquals(Integer.toString(big.length), field("Content-Length"));
-        assertEquals(0, body().length);
+        URI u = server.uri();
+        Http.Reply head = Http.send(u, "HEAD " + u.getPath() + "big.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertEquals(200, head.status());
+        assertTrue(head.head().contains("Content-Length: " + big.length), head.head());
+        assertEquals(0, head.body().length);
         assertEquals(200, curl(url("a b.txt") + "?download"));
         assertEquals("attachment; filename=\"a b.txt\"; filename*=UTF-8''a%20b.txt", field("Content-Disposition"));
     }
