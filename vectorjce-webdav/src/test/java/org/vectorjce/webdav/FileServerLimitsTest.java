@@ -166,7 +166,14 @@ class FileServerLimitsTest {
 
     @Test
     void closeFinishesADownloadInFlightAndLeavesNoThread() throws Exception {
-        FileServer server = small().start();
+        // a file larger than the kernel's largest send buffer (4 MiB by default), so that the
+        // server is still writing it when close() is called: served from the default filesystem
+        Path folder = Files.createDirectories(dir.resolve("lifecycle"));
+        byte[] huge = new byte[24 << 20];
+        new java.util.Random(7).nextBytes(huge);
+        Files.write(folder.resolve("huge.bin"), huge);
+        FileServer server = FileServer.builder(folder).timeouts(Duration.ofSeconds(2), Duration.ofSeconds(3),
+                Duration.ofSeconds(2), Duration.ofSeconds(5)).drainTimeout(Duration.ofSeconds(10)).start();
         URI u = server.uri();
         CompletableFuture<Void> closed;
         try (Socket s = new Socket()) {
@@ -174,7 +181,7 @@ class FileServerLimitsTest {
             s.connect(new InetSocketAddress(u.getHost(), u.getPort()), 5000);
             s.setSoTimeout(15_000);
             OutputStream out = s.getOutputStream();
-            out.write(("GET " + u.getPath() + "big.bin HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(("GET " + u.getPath() + "huge.bin HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
             byte[] first = in.readNBytes(64 * 1024);
             closed = CompletableFuture.runAsync(() -> {
@@ -191,7 +198,7 @@ class FileServerLimitsTest {
             System.arraycopy(rest, 0, all, first.length, rest.length);
             Http.Reply r = Http.read(new java.io.ByteArrayInputStream(all));
             assertEquals(200, r.status());
-            assertArrayEquals(big, r.body());
+            assertArrayEquals(huge, r.body());
         }
         closed.get(20, TimeUnit.SECONDS);
         for (Thread t : Thread.getAllStackTraces().keySet()) {
