@@ -37,7 +37,7 @@ final class FolderPage {
             + "td.n{word-break:break-word}td.n a{color:#1c5fb8;text-decoration:none}td.n a:hover{text-decoration:underline}"
             + "td.d a{font-weight:600}td.d a::before{content:'';display:inline-block;width:.95em;height:.7em;"
             + "margin-right:.4em;border:2px solid #c99a2e;border-radius:2px;background:#f3d27a;vertical-align:-1px}"
-            + ".s,.m{white-space:nowrap;color:#4a5366;font-variant-numeric:tabular-nums}.s{text-align:right}"
+            + "td.s,td.m{white-space:nowrap;color:#4a5366;font-variant-numeric:tabular-nums}.s{text-align:right}"
             + ".g a{color:#1c5fb8;text-decoration:none;font-weight:700;padding:0 6px}"
             + "footer{color:#6b7487;font-size:.85em;margin:10px 0}"
             + "@media (max-width:560px){body{padding:8px}th,td{padding:6px 4px}.m{font-size:.8em;white-space:normal}}";
