@@ -123,12 +123,18 @@ public final class FileServer implements Closeable {
      * Where to point a client: {@code http://HOST:PORT/TOKEN/} ({@code https} with TLS, no token
      * with Basic authentication). A wildcard listening address is given as the loopback address.
      * The URI carries the token: treat it as the secret it is.
+     *
+     * @return the address of the served root, ending in {@code /}
      */
     public URI uri() {
         return uri;
     }
 
-    /** The port the server listens on (the one chosen when the builder asked for port 0). */
+    /**
+     * The port the server listens on.
+     *
+     * @return the bound port (the one chosen when the builder asked for port 0)
+     */
     public int port() {
         return listener.getLocalPort();
     }
@@ -325,7 +331,12 @@ public final class FileServer implements Closeable {
             this.root = root;
         }
 
-        /** The address to listen on (default: 127.0.0.1, a free port). Any other address exposes the files to that network. */
+        /**
+         * The address to listen on (default: 127.0.0.1, a free port). Any other address exposes the files to that network.
+         *
+         * @param address the host and port; port 0 for any free one
+         * @return this builder
+         */
         public Builder listen(InetSocketAddress address) {
             this.address = Objects.requireNonNull(address, "address");
             return this;
@@ -334,6 +345,9 @@ public final class FileServer implements Closeable {
         /**
          * The secret first path segment of every URL (default: 128 random bits from
          * {@link SecureRandom}, base64url): letters, digits, {@code -}, {@code _}, {@code .}, {@code ~}, 8 to 256 of them.
+         *
+         * @param token the secret
+         * @return this builder
          */
         public Builder token(String token) {
             if (token.length() < 8 || token.length() > 256 || !token.matches("[A-Za-z0-9._~-]+") || token.matches("\\.+")) {
@@ -349,6 +363,10 @@ public final class FileServer implements Closeable {
          * request must carry these credentials. Needs {@link #tls}, since Basic sends the password
          * readable by anyone on the path. The password is copied (into a digest at
          * {@link #start()}); the caller may wipe its array.
+         *
+         * @param user the user name (no {@code :})
+         * @param password the password
+         * @return this builder
          */
         public Builder basicAuth(String user, char[] password) {
             if (user.isEmpty() || user.indexOf(':') >= 0) {
@@ -363,7 +381,12 @@ public final class FileServer implements Closeable {
             return this;
         }
 
-        /** Serve HTTPS with {@code context}'s certificate and key (e.g. from the NBD server's TlsCredentials). */
+        /**
+         * Serve HTTPS with {@code context}'s certificate and key (e.g. from the NBD server's TlsCredentials).
+         *
+         * @param context a server context: its key managers hold the certificate and key
+         * @return this builder
+         */
         public Builder tls(SSLContext context) {
             this.tls = Objects.requireNonNull(context, "context");
             return this;
@@ -373,13 +396,21 @@ public final class FileServer implements Closeable {
          * Run the accepting loop, the watchdog and the connections on {@code executor}; it must
          * give every task its own thread at once (up to {@link #maxConnections} + 2). Without one
          * the server has a pool of its own, ended by {@link FileServer#close()}.
+         *
+         * @param executor runs the server's tasks; it stays the caller's to shut down
+         * @return this builder
          */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 
-        /** The most connections served at once (default 128); one more is answered 503 and closed. */
+        /**
+         * The most connections served at once (default 128); one more is answered 503 and closed.
+         *
+         * @param n at least 1
+         * @return this builder
+         */
         public Builder maxConnections(int n) {
             limits = limits.withConnections(n);
             return this;
@@ -387,6 +418,11 @@ public final class FileServer implements Closeable {
 
         /**
          * The size limits of a request head (defaults: an 8 KiB request line, 64 KiB and 100 header fields).
+         *
+         * @param requestLineBytes the longest request line (at least 256)
+         * @param headerBytes the most bytes of all header fields (at least 1024)
+         * @param headerFields the most header fields
+         * @return this builder
          */
         public Builder headerLimits(int requestLineBytes, int headerBytes, int headerFields) {
             limits = limits.withSizes(requestLineBytes, headerBytes, headerFields);
@@ -399,25 +435,46 @@ public final class FileServer implements Closeable {
          * byte at a time; {@code request} from its first byte to the end of its body; {@code idle}
          * a kept-alive connection's wait for its next request; {@code send} one write of a response
          * that makes no progress (a client that stopped reading).
+         *
+         * @param header the header timeout
+         * @param request the whole-request timeout
+         * @param idle the keep-alive timeout
+         * @param send the stalled-write timeout
+         * @return this builder
          */
         public Builder timeouts(Duration header, Duration request, Duration idle, Duration send) {
             limits = limits.withTimeouts(header, request, idle, send);
             return this;
         }
 
-        /** How long {@link FileServer#close()} lets requests in flight finish before it cuts them (default 30 s). */
+        /**
+         * How long {@link FileServer#close()} lets requests in flight finish before it cuts them (default 30 s).
+         *
+         * @param drain zero or more
+         * @return this builder
+         */
         public Builder drainTimeout(Duration drain) {
             limits = limits.withDrain(drain);
             return this;
         }
 
-        /** The heading of every HTML page and the root's display name (default "Files"). */
+        /**
+         * The heading of every HTML page and the root's display name (default "Files").
+         *
+         * @param title e.g. the image's file name
+         * @return this builder
+         */
         public Builder title(String title) {
             this.title = Objects.requireNonNull(title, "title");
             return this;
         }
 
-        /** Name and value pairs shown, in their order, under the title of every page (e.g. format, filesystem, label). */
+        /**
+         * Name and value pairs shown, in their order, under the title of every page (e.g. format, filesystem, label).
+         *
+         * @param facts copied; an ordered map keeps its order
+         * @return this builder
+         */
         public Builder facts(Map<String, String> facts) {
             this.facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
             return this;

@@ -73,7 +73,13 @@ final class Request {
         } else {
             throw HttpError.bad("the request line is not METHOD TARGET VERSION");
         }
-        return new Request(method, target, minor, fields(in, limits));
+        Map<String, List<String>> fields = fields(in, limits);
+        List<String> host = fields.get("host");
+        if (minor >= 1 && (host == null || host.size() != 1)) {
+            // RFC 9112 section 3.2: exactly one Host field in an HTTP/1.1 request, or 400
+            throw HttpError.bad("an HTTP/1.1 request names one Host");
+        }
+        return new Request(method, target, minor, fields);
     }
 
     private static Map<String, List<String>> fields(HttpInput in, Limits limits) throws IOException {

@@ -327,6 +327,7 @@ class FileServerHttpTest {
         assertEquals(505, Http.send(u, "GET " + u.getPath() + " HTTP/2.0\r\nHost: x\r\n\r\n").status());
         assertEquals(400, Http.send(u, "GET " + u.getPath() + " HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n").status());
         assertEquals(400, Http.send(u, "GET " + u.getPath() + " HTTP/1.1\r\nHost : x\r\n\r\n").status());
+        assertEquals(400, Http.send(u, "GET " + u.getPath() + " HTTP/1.1\r\nConnection: close\r\n\r\n").status());
         assertEquals(414, Http.send(u, "GET /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: x\r\n\r\n").status());
         assertEquals(431, Http.send(u, "GET / HTTP/1.1\r\n" + "X-A: b\r\n".repeat(101) + "\r\n").status());
         assertEquals(411, Http.send(u, "PROPFIND " + u.getPath() + " HTTP/1.1\r\nHost: x\r\nDepth: 0\r\n"
