@@ -27,9 +27,11 @@ final class FileGet {
 
     static void serve(Request req, Response res, Resource r, boolean download) throws IOException {
         res.header("ETag", r.etag).header("Last-Modified", HttpDates.format(r.modified))
-                .header("Accept-Ranges", "bytes").header("Cache-Control", "private, no-cache")
-                // a file from the image is never run as a page of this origin: no script, its own origin
-                .header("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'");
+                .header("Accept-Ranges", "bytes").header("Cache-Control", "private, no-cache");
+        if (active(r.contentType())) {
+            // a page from the image never runs as a page of this origin: no script, an origin of its own
+            res.header("Content-Security-Policy", "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'");
+        }
         if (download) {
             res.header("Content-Disposition", disposition(r.name));
         }
@@ -157,6 +159,15 @@ final class FileGet {
         }
         Instant date = HttpDates.parse(v);
         return date != null && date.equals(modified);
+    }
+
+    /**
+     * Whether a browser would run the type as a document that can hold script (HTML, XHTML, SVG,
+     * XML); every other type is sent with {@code nosniff}, so it is shown as what it is (text, an
+     * image, a PDF, a video) or downloaded, never read as HTML.
+     */
+    static boolean active(String type) {
+        return type.startsWith("text/html") || type.startsWith("image/svg") || type.contains("xml");
     }
 
     /** Content-Disposition for a download (RFC 6266): an ASCII fallback and the UTF-8 name (RFC 8187). */

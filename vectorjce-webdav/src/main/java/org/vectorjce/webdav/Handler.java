@@ -57,13 +57,16 @@ final class Handler {
             return;
         }
         DavPath path = DavPath.parse(req.target);
+        if (req.method.equals("OPTIONS")) {
+            // the same answer for every path, so it tells nothing; some clients (Windows' WebClient)
+            // ask it of the server's root before they use the address they were given
+            options(res);
+            return;
+        }
         int skip = access.check(req, path);
         Path p = path.resolve(root, skip);
         List<String> names = path.segments.subList(skip, path.segments.size());
         switch (req.method) {
-            case "OPTIONS":
-                options(res);
-                return;
             case "GET":
             case "HEAD":
                 get(req, res, path, names, p);

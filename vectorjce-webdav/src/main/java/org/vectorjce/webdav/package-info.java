@@ -4,7 +4,8 @@
  *
  * <h2>What is served</h2>
  * <ul>
- * <li>{@code OPTIONS}: {@code DAV: 1} and the {@code Allow} list.</li>
+ * <li>{@code OPTIONS}: {@code DAV: 1} and the {@code Allow} list, the same for every path and
+ *     without the token or credentials (it tells nothing of the files).</li>
  * <li>{@code PROPFIND} at depth 0 and 1 with {@code allprop}, {@code propname} or {@code prop}
  *     bodies (RFC 4918 section 9.1): creationdate (RFC 3339), displayname, getcontentlength,
  *     getcontenttype, getetag, getlastmodified (IMF-fixdate), resourcetype; other properties in
@@ -14,9 +15,10 @@
  *     strong ETag, Accept-Ranges; single ranges (206 with Content-Range), several ranges (206
  *     {@code multipart/byteranges}, at most 16 ranges, more are ignored and the whole file sent),
  *     unsatisfiable ranges (416); If-Match, If-Unmodified-Since (412), If-None-Match,
- *     If-Modified-Since (304) and If-Range. {@code ?download} adds a Content-Disposition. A file
- *     is sent with a sandboxing Content-Security-Policy and {@code nosniff}, so an HTML file from
- *     the image never runs as a page of the server's origin.</li>
+ *     If-Modified-Since (304) and If-Range. {@code ?download} adds a Content-Disposition. Every
+ *     file is sent with {@code nosniff}, and HTML, XHTML, SVG and XML files with a sandboxing
+ *     Content-Security-Policy, so a page from the image never runs script as a page of the
+ *     server's origin.</li>
  * <li>{@code GET} and {@code HEAD} of a folder: an HTML page (no script, font or image; a
  *     Content-Security-Policy of {@code default-src 'none'; style-src 'unsafe-inline'}). A folder
  *     asked for without its final {@code /} is redirected (301) to it.</li>

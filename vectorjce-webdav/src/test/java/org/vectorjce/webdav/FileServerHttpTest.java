@@ -267,6 +267,10 @@ class FileServerHttpTest {
         assertEquals(200, curl("-X", "OPTIONS", url("")));
         assertEquals("1", field("DAV"));
         assertEquals(Handler.ALLOW, field("Allow"));
+        URI root = server.uri().resolve("/");
+        assertEquals(200, curl("-X", "OPTIONS", root.toString()));
+        assertEquals("1", field("DAV"));
+        assertEquals(0, body().length);
         assertEquals(301, curl(url("sub folder")));
         assertEquals(server.uri().getPath() + "sub%20folder/", field("Location"));
         assertEquals(200, curl(url("sub folder/") + "?sort=size&order=desc"));
@@ -281,6 +285,12 @@ class FileServerHttpTest {
         assertEquals(200, head.status());
         assertTrue(head.head().contains("Content-Length: " + big.length), head.head());
         assertEquals(0, head.body().length);
+        assertEquals(200, curl(url("page.html")));
+        assertTrue(field("Content-Security-Policy").startsWith("sandbox;"), head());
+        assertEquals("nosniff", field("X-Content-Type-Options"));
+        assertEquals(200, curl(url("a b.txt")));
+        assertEquals(null, field("Content-Security-Policy"));
+        assertEquals("nosniff", field("X-Content-Type-Options"));
         assertEquals(200, curl(url("a b.txt") + "?download"));
         assertEquals("attachment; filename=\"a b.txt\"; filename*=UTF-8''a%20b.txt", field("Content-Disposition"));
     }

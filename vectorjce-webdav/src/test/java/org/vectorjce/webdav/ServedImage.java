@@ -48,6 +48,7 @@ final class ServedImage implements AutoCloseable {
         files.put("Ünïcödé ファイル.txt", "non-ASCII\n");
         files.put("it's <b>&amp \"q\".txt", "markup\n");
         files.put("empty.bin", "");
+        files.put("page.html", "<!DOCTYPE html><title>p</title><script>document.title = 'ran'</script>\n");
         files.put("sub folder/nested/deep.txt", "deep inside\n");
         files.put("sub folder/plus+sign.txt", "plus\n");
         files.put("sub folder/ü/ß.txt", "eszett\n");
