@@ -71,7 +71,7 @@ final class Connection implements Runnable {
                 wait = limits.idleTimeout().toNanos();
             }
             linger();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | StackOverflowError e) {
             // the client left, broke the protocol or was cut by the watchdog; the others go on
         } finally {
             try {

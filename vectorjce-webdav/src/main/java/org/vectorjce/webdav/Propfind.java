@@ -99,6 +99,12 @@ final class Propfind {
             f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             f.setAttribute(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
             f.setXIncludeAware(false);
+            try {
+                // the JDK's own bound on nesting (a 64 KiB body could otherwise nest 20,000 deep)
+                f.setAttribute("jdk.xml.maxElementDepth", "64");
+            } catch (IllegalArgumentException e) {
+                // a parser without the property: the body's size still bounds the depth
+            }
             f.setExpandEntityReferences(false);
             DocumentBuilder b = f.newDocumentBuilder();
             b.setErrorHandler(null);

@@ -126,6 +126,11 @@ class FileServerClientsTest {
         assertTrue(link.find(), root);
         String sub = chromium(server.uri().resolve(link.group(1).replace("&amp;", "&")).toString());
         assertTrue(sub.contains("plus+sign.txt") && sub.contains(">nested<") && sub.contains(">ü<"), sub);
+        // and a file from that page: Chromium shows text as it is
+        Matcher file = Pattern.compile("href=\"([^\"]+)\">plus\\+sign.txt</a>").matcher(sub);
+        assertTrue(file.find(), sub);
+        String text = chromium(server.uri().resolve(file.group(1)).toString());
+        assertTrue(text.contains(">" + Files.readString(served.source.resolve("sub folder/plus+sign.txt")) + "</pre>"), text);
         byte[] png = Files.readAllBytes(shot);
         assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "no PNG screenshot");
         String keep = System.getProperty("webdav.screenshot");

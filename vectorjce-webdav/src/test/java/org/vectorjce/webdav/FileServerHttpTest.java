@@ -342,6 +342,20 @@ class FileServerHttpTest {
         assertEquals(431, Http.send(u, "GET / HTTP/1.1\r\n" + "X-A: b\r\n".repeat(101) + "\r\n").status());
         assertEquals(411, Http.send(u, "PROPFIND " + u.getPath() + " HTTP/1.1\r\nHost: x\r\nDepth: 0\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n").status());
+        // Expect: 100-continue (RFC 9110 section 10.1.1): the interim answer, then the body is read
+        try (java.net.Socket s = new java.net.Socket(u.getHost(), u.getPort())) {
+            s.setSoTimeout(10_000);
+            String xml = "<propfind xmlns=\"DAV:\"><prop><getcontentlength/></prop></propfind>";
+            s.getOutputStream().write(("PROPFIND " + u.getPath() + "a%20b.txt HTTP/1.1\r\nHost: x\r\nDepth: 0\r\n"
+                    + "Expect: 100-continue\r\nConnection: close\r\nContent-Length: " + xml.length() + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] interim = s.getInputStream().readNBytes(25);
+            assertEquals("HTTP/1.1 100 Continue\r\n\r\n", new String(interim, StandardCharsets.US_ASCII));
+            s.getOutputStream().write(xml.getBytes(StandardCharsets.US_ASCII));
+            Http.Reply r = Http.read(s.getInputStream());
+            assertEquals(207, r.status(), r.all());
+            assertTrue(r.text().contains("getcontentlength>19<"), r.all());
+        }
         // two requests on one connection: keep-alive
         Http.Reply two = Http.send(u, "HEAD " + u.getPath() + "a%20b.txt HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "GET " + u.getPath() + "a%20b.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
