@@ -154,14 +154,13 @@ public final class FileTreeMount implements AutoCloseable {
         Path real = dir.toRealPath();
         FuseBuilder builder = FuseLibrary.builder();
         int[] owner = FuseLibrary.owner(real);
-        StatFields fields = StatFields.of(builder);
+        InodeFields fields = InodeFields.of(builder);
         TreeAttributes attributes = new TreeAttributes(root, owner[0], owner[1], fields);
-        TreeFileSystem fs = new TreeFileSystem(root, attributes, builder.errno());
+        TreeFileSystem fs = new TreeFileSystem(root, attributes, fields, builder.errno());
         String timeout = seconds(options.cacheTimeout());
         String mountOptions = "fsname=" + options.source() + ",subtype=" + FuseSession.FS_NAME
                 + ",ro,default_permissions,auto_unmount,kernel_cache"
-                + ",entry_timeout=" + timeout + ",negative_timeout=" + timeout + ",attr_timeout=" + timeout
-                + (fields.available() ? ",use_ino" : "");
+                + ",entry_timeout=" + timeout + ",negative_timeout=" + timeout + ",attr_timeout=" + timeout;
         return new FileTreeMount(FuseSession.mount(builder, fs, real, mountOptions, fs::close), fields.available());
     }
 

@@ -37,9 +37,9 @@ final class TreeAttributes {
     private final boolean unix, posix;
     private final int uid, gid;
     private final long blockSize;
-    private final StatFields fields;
+    private final InodeFields fields;
 
-    TreeAttributes(Path root, int uid, int gid, StatFields fields) {
+    TreeAttributes(Path root, int uid, int gid, InodeFields fields) {
         Set<String> views = root.getFileSystem().supportedFileAttributeViews();
         this.unix = views.contains("unix");
         this.posix = views.contains("posix");
@@ -109,7 +109,7 @@ final class TreeAttributes {
             g = (Integer) m.get("gid");
             ino = m.get("ino");
             ctime = (FileTime) m.get("ctime");
-        } else if (a instanceof PosixFileAttributes p) {
+        } else if (posix && a instanceof PosixFileAttributes p) {
             perm = bits(p.permissions());
             u = number(p.owner().getName(), uid);
             g = number(p.group().getName(), gid);
@@ -145,10 +145,15 @@ final class TreeAttributes {
         fields.set(stat, info.ino(), blocks);
     }
 
-    /** Fills only what a folder entry carries: the type, and the inode where it can be set. */
-    void fillEntry(Info info, Stat stat) {
-        stat.setMode(info.mode());
-        fields.set(stat, info.ino(), 0);
+    /**
+     * Fills only what a folder entry carries: the type, and the inode where it can be set ({@code info}
+     * null: unknown type, the path's made-up number).
+     */
+    void fillEntry(Info info, String fusePath, Stat stat) {
+        if (info != null) {
+            stat.setMode(info.mode());
+        }
+        fields.set(stat, info != null ? info.ino() : synthetic(fusePath), 0);
     }
 
     private static int bits(Set<PosixFilePermission> perms) {

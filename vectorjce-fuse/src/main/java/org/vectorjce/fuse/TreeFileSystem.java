@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.cryptomator.jfuse.api.DirFiller;
 import org.cryptomator.jfuse.api.Errno;
 import org.cryptomator.jfuse.api.FileInfo;
+import org.cryptomator.jfuse.api.FuseConfig;
+import org.cryptomator.jfuse.api.FuseConnInfo;
 import org.cryptomator.jfuse.api.FuseOperations;
 import org.cryptomator.jfuse.api.Stat;
 import org.cryptomator.jfuse.api.Statvfs;
@@ -55,6 +57,7 @@ final class TreeFileSystem implements FuseOperations {
 
     private final Path root;
     private final TreeAttributes attributes;
+    private final InodeFields fields;
     private final Errno errno;
     private final FileStore store;
     private final AtomicLong handles = new AtomicLong();
@@ -62,8 +65,9 @@ final class TreeFileSystem implements FuseOperations {
     private final Map<Long, TreeDirectory> dirs = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    TreeFileSystem(Path root, TreeAttributes attributes, Errno errno) {
+    TreeFileSystem(Path root, TreeAttributes attributes, InodeFields fields, Errno errno) {
         this.root = root;
+        this.fields = fields;
         this.attributes = attributes;
         this.errno = errno;
         FileStore s;
@@ -82,12 +86,18 @@ final class TreeFileSystem implements FuseOperations {
 
     @Override
     public Set<Operation> supportedOperations() {
-        return EnumSet.of(Operation.GET_ATTR, Operation.READLINK, Operation.OPEN, Operation.READ, Operation.RELEASE,
+        return EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READLINK, Operation.OPEN, Operation.READ, Operation.RELEASE,
                 Operation.OPEN_DIR, Operation.READ_DIR, Operation.RELEASE_DIR, Operation.STATFS, Operation.ACCESS,
                 // each answered EROFS
                 Operation.WRITE, Operation.CREATE, Operation.MKDIR, Operation.RMDIR, Operation.UNLINK,
                 Operation.RENAME, Operation.SYMLINK, Operation.CHMOD, Operation.CHOWN, Operation.TRUNCATE,
                 Operation.UTIMENS, Operation.SET_XATTR, Operation.REMOVE_XATTR);
+    }
+
+    /** Asks libfuse to pass the inode numbers {@link TreeAttributes} gives (fuse.h: {@code use_ino}). */
+    @Override
+    public void init(FuseConnInfo conn, FuseConfig config) {
+        fields.useInodes(config);
     }
 
     /** The tree's path for libfuse's {@code "/a/b"} (never {@code "."} or {@code ".."} names: the kernel resolves those). */
@@ -221,30 +231,34 @@ final class TreeFileSystem implements FuseOperations {
             d.list(offset, new TreeDirectory.Sink() {
                 @Override
                 public boolean dot(String name, long next) {
-                    return filler.fill(name, st -> st.setMode(Stat.S_IFDIR), next, 0) == 0;
+                    // "." is the folder, ".." its parent (the root's is the root): both need an inode
+                    // number, as readdir(3) skips an entry whose d_ino is 0
+                    String of = name.equals(".") || p.length() <= 1 ? p : p.substring(0, Math.max(1, p.lastIndexOf('/')));
+                    return fill(filler, name, resolve(of), of, next);
                 }
 
                 @Override
                 public boolean entry(Path entry, long next) {
                     String name = entry.getFileName().toString();
-                    TreeAttributes.Info info;
-                    try {
-                        info = attributes.read(entry, prefix + name);
-                    } catch (IOException | RuntimeException e) {
-                        info = null; // listed without a type; its getattr reports the error
-                    }
-                    TreeAttributes.Info i = info;
-                    return filler.fill(name, st -> {
-                        if (i != null) {
-                            attributes.fillEntry(i, st);
-                        }
-                    }, next, 0) == 0;
+                    return fill(filler, name, entry, prefix + name, next);
                 }
             });
             return 0;
         } catch (IOException | RuntimeException e) {
             return -errno(e);
         }
+    }
+
+    /** Adds one entry with its type and inode number; false when libfuse's buffer is full. */
+    private boolean fill(DirFiller filler, String name, Path path, String fusePath, long next) {
+        TreeAttributes.Info info;
+        try {
+            info = attributes.read(path, fusePath);
+        } catch (IOException | RuntimeException e) {
+            info = null; // listed without a type; its getattr reports the error
+        }
+        TreeAttributes.Info i = info;
+        return filler.fill(name, st -> attributes.fillEntry(i, fusePath, st), next, 0) == 0;
     }
 
     @Override
