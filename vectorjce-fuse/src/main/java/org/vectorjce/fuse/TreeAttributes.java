@@ -23,7 +23,8 @@ import org.cryptomator.jfuse.api.Stat;
  * else {@code basic} and {@code dos} (0755 folders, 0644 files, 0444 read-only ones, 0777 links,
  * owned by the mounting user, as {@code vfat} and {@code ntfs3} show them with a 022 umask).
  *
- * <p>Inode numbers: the {@code unix} view's, else the file key when it is a positive number (the
+ * <p>"Other" files (a device, fifo or socket) are shown as regular files of their size where the
+ * view cannot tell them apart. Inode numbers: the {@code unix} view's, else the file key when it is a positive number (the
  * inode on ext and XFS, the MFT record on NTFS, the first cluster on FAT and exFAT: shared by a
  * file's hard links and by nothing else), else a number made from the path (an empty file on FAT
  * has no cluster), with bit 62 set so that it meets no file key. Link counts: the {@code unix}
@@ -72,12 +73,32 @@ final class TreeAttributes {
         }
     }
 
+    /** The {@code unix} view's names read in one go: what stat(2) needs. */
+    static final String UNIX_NAMES = "unix:mode,ino,nlink,uid,gid,size,lastAccessTime,lastModifiedTime,ctime";
+
     /**
-     * The attributes of {@code path}, its links not followed.
+     * The attributes of {@code path}, its links not followed: one read of the {@code unix} view
+     * where there is one, else of {@code posix} or {@code basic}.
      *
      * @throws IOException as {@code Files.readAttributes} throws it
      */
     Info read(Path path, String fusePath) throws IOException {
+        if (unix) {
+            Map<String, Object> m;
+            try {
+                m = Files.readAttributes(path, UNIX_NAMES, LinkOption.NOFOLLOW_LINKS);
+            } catch (UnsupportedOperationException e) {
+                m = null; // this node keeps no owner: as a filesystem without the view
+            }
+            if (m != null) {
+                int mode = (Integer) m.get("mode");
+                int type = mode & Stat.S_IFMT;
+                return new Info((type == 0 ? Stat.S_IFREG : type) | (mode & MODE_BITS),
+                        ((Number) m.get("nlink")).longValue(), (Integer) m.get("uid"), (Integer) m.get("gid"),
+                        (Long) m.get("size"), (FileTime) m.get("lastAccessTime"), (FileTime) m.get("lastModifiedTime"),
+                        (FileTime) m.get("ctime"), ((Number) m.get("ino")).longValue());
+            }
+        }
         BasicFileAttributes a = null;
         if (posix) {
             try {
@@ -89,27 +110,10 @@ final class TreeAttributes {
         if (a == null) {
             a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         }
-        int type = a.isDirectory() ? Stat.S_IFDIR : a.isSymbolicLink() ? Stat.S_IFLNK
-                : a.isRegularFile() ? Stat.S_IFREG : 0;
+        int type = a.isDirectory() ? Stat.S_IFDIR : a.isSymbolicLink() ? Stat.S_IFLNK : Stat.S_IFREG;
         int perm;
         int u = uid, g = gid;
-        long nlink = 1;
-        FileTime ctime = a.lastModifiedTime();
-        Object ino = null;
-        if (unix) {
-            Map<String, Object> m = Files.readAttributes(path, "unix:mode,nlink,uid,gid,ino,ctime",
-                    LinkOption.NOFOLLOW_LINKS);
-            int mode = (Integer) m.get("mode");
-            perm = mode & MODE_BITS;
-            if (type == 0) {
-                type = mode & Stat.S_IFMT; // a device, fifo or socket: as it is
-            }
-            nlink = ((Number) m.get("nlink")).longValue();
-            u = (Integer) m.get("uid");
-            g = (Integer) m.get("gid");
-            ino = m.get("ino");
-            ctime = (FileTime) m.get("ctime");
-        } else if (posix && a instanceof PosixFileAttributes p) {
+        if (posix && a instanceof PosixFileAttributes p) {
             perm = bits(p.permissions());
             u = number(p.owner().getName(), uid);
             g = number(p.group().getName(), gid);
@@ -120,13 +124,9 @@ final class TreeAttributes {
         } else {
             perm = a instanceof DosFileAttributes d && d.isReadOnly() ? 0444 : 0644;
         }
-        if (type == 0) {
-            type = Stat.S_IFREG; // a device, fifo or socket the view cannot tell apart: a file of its size
-        }
-        long number = ino instanceof Number n ? n.longValue()
-                : a.fileKey() instanceof Number n && n.longValue() > 0 ? n.longValue()
-                : synthetic(fusePath);
-        return new Info(type | perm, nlink, u, g, a.size(), a.lastAccessTime(), a.lastModifiedTime(), ctime, number);
+        long number = a.fileKey() instanceof Number n && n.longValue() > 0 ? n.longValue() : synthetic(fusePath);
+        return new Info(type | perm, 1, u, g, a.size(), a.lastAccessTime(), a.lastModifiedTime(), a.lastModifiedTime(),
+                number);
     }
 
     /** Fills {@code stat} with {@code info}. */

@@ -176,7 +176,10 @@ class FileTreeMountTest {
         assertEquals(inode(mnt.resolve("hard1.txt")), inode(mnt.resolve("docs/hard2.txt")));
         assertNotEquals(inode(mnt.resolve("hard1.txt")), inode(mnt.resolve("empty.txt")));
         assertEquals(1502, Tools.ok(UTC, "ls", "-a", mnt + "/many").out().lines().count(), "1,500 entries, . and ..");
-        // statfs
+        // blocks as the image's inode counts them (debugfs: "Blockcount"), and statfs
+        String count = Tools.ok("debugfs", "-R", "stat /big.bin", ext4.toString()).out()
+                .replaceAll("(?s).*Blockcount: (\\d+).*", "$1");
+        assertEquals(count + "\n", Tools.ok(UTC, "stat", "-c", "%b", mnt + "/big.bin").out());
         assertTrue(Tools.ok(UTC, "stat", "-f", "-c", "%b %S", mnt.toString()).out().matches("\\d+ 4096\\n"));
     }
 
