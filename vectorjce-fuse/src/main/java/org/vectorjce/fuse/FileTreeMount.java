@@ -127,6 +127,14 @@ public final class FileTreeMount implements AutoCloseable {
     }
 
     /**
+     * {@link #mount(Path, Path, Options)} with {@link Options#defaults()} and the source
+     * {@code source} (e.g. the image's file name), for a caller that reaches this class by name.
+     */
+    public static FileTreeMount mount(Path root, Path dir, String source) throws IOException {
+        return mount(root, dir, Options.defaults().source(source));
+    }
+
+    /**
      * Mounts the folder {@code root} (of any {@code FileSystem}) read-only on {@code dir} and
      * returns once the mount answers.
      *

@@ -240,6 +240,10 @@ final class TreeFileSystem implements FuseOperations {
                 @Override
                 public boolean entry(Path entry, long next) {
                     String name = entry.getFileName().toString();
+                    if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+                            || name.indexOf('\0') >= 0) {
+                        return true; // a crafted disk's entry no path can name: left out, as the kernel would refuse it
+                    }
                     return fill(filler, name, entry, prefix + name, next);
                 }
             });

@@ -69,7 +69,7 @@ class FileTreeMountTest {
     static void images() throws Exception {
         String problem = FileTreeMount.problem();
         Assumptions.assumeTrue(problem == null, () -> "FUSE is not usable here: " + problem);
-        Tools.assumeTool("mkfs.ext4", "debugfs", "cp", "diff", "find", "stat", "grep", "readlink", "touch", "fusermount3");
+        Tools.assumeTool("mkfs.ext4", "debugfs", "findmnt", "cp", "diff", "find", "stat", "grep", "readlink", "touch", "fusermount3");
         src = Files.createDirectory(shared.resolve("src"));
         big = new byte[3 << 20];
         new Random(50).nextBytes(big);
@@ -139,7 +139,7 @@ class FileTreeMountTest {
     private Path mountExt4() throws IOException {
         fs = DiskFileSystems.open(ext4, Map.of());
         Path dir = Files.createDirectory(tmp.resolve("mnt"));
-        mount = FileTreeMount.mount(fs.getPath("/"), dir, FileTreeMount.Options.defaults().source("ext4.img"));
+        mount = FileTreeMount.mount(fs.getPath("/"), dir, FileTreeMount.Options.defaults().source("ext4 image, test"));
         return mount.directory();
     }
 
@@ -161,6 +161,12 @@ class FileTreeMountTest {
         Path mnt = mountExt4();
         assertTrue(mount.mounted());
         assertTrue(live().stream().anyMatch(t -> t.getName().startsWith("jfuse-main")), "jfuse's loop thread runs");
+        // the mount table: the source named (its comma and space made safe), read-only
+        String[] row = Tools.ok("findmnt", "-n", "-o", "SOURCE,FSTYPE,OPTIONS", "--mountpoint", mnt.toString())
+                .out().trim().split("\\s+");
+        assertEquals("ext4_image__test", row[0]);
+        assertEquals("fuse.vectorjce", row[1]);
+        assertTrue(row[2].startsWith("ro,"), row[2]);
         // every path's size, times (nanoseconds), mode, owner, type, and link count for all but folders
         assertSameLines(stats(src), stats(mnt));
         assertSameLines(find(src), find(mnt));
