@@ -186,6 +186,10 @@ class FileTreeMountTest {
         String count = Tools.ok("debugfs", "-R", "stat /big.bin", ext4.toString()).out()
                 .replaceAll("(?s).*Blockcount: (\\d+).*", "$1");
         assertEquals(count + "\n", Tools.ok(UTC, "stat", "-c", "%b", mnt + "/big.bin").out());
+        // the change time is the image's own (mkfs.ext4 -d sets it to when it ran), as debugfs reads it
+        String ctime = Tools.ok("debugfs", "-R", "stat /hard1.txt", ext4.toString()).out()
+                .replaceAll("(?s).*\\bctime: 0x([0-9a-f]+):.*", "$1");
+        assertEquals(Long.parseLong(ctime, 16) + "\n", Tools.ok(UTC, "stat", "-c", "%Z", mnt + "/hard1.txt").out());
         assertTrue(Tools.ok(UTC, "stat", "-f", "-c", "%b %S", mnt.toString()).out().matches("\\d+ 4096\\n"));
     }
 
