@@ -82,7 +82,8 @@ public final class FileTreeMount implements AutoCloseable {
         public Options source(String source) {
             Objects.requireNonNull(source, "source");
             StringBuilder b = new StringBuilder(source.length());
-            source.codePoints().forEach(c -> b.appendCodePoint(c == ',' || c == '\\' || c <= ' ' || c == 0x7f ? '_' : c));
+            source.codePoints().forEach(c -> b.appendCodePoint(
+                    c == ',' || c == '\\' || c <= ' ' || c == 0x7f ? '_' : c));
             return new Options(b.isEmpty() ? "vectorjce" : b.toString(), cacheTimeout);
         }
 

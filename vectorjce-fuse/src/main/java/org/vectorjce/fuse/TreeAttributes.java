@@ -24,9 +24,9 @@ import org.cryptomator.jfuse.api.Stat;
  * owned by the mounting user, as {@code vfat} and {@code ntfs3} show them with a 022 umask).
  *
  * <p>"Other" files (a device, fifo or socket) are shown as regular files of their size where the
- * view cannot tell them apart. Inode numbers: the {@code unix} view's, else the file key when it is a positive number (the
- * inode on ext and XFS, the MFT record on NTFS, the first cluster on FAT and exFAT: shared by a
- * file's hard links and by nothing else), else a number made from the path (an empty file on FAT
+ * view cannot tell them apart. Inode numbers: the {@code unix} view's, else the file key when it
+ * is a positive number (the inode on ext and XFS, the MFT record on NTFS, the first cluster on
+ * FAT and exFAT: shared by a file's hard links and by nothing else), else a number made from the path (an empty file on FAT
  * has no cluster), with bit 62 set so that it meets no file key. Link counts: the {@code unix}
  * view's, else 1 (the count is unknown, as {@code btrfs} says of folders).
  */

@@ -86,8 +86,9 @@ final class TreeFileSystem implements FuseOperations {
 
     @Override
     public Set<Operation> supportedOperations() {
-        return EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READLINK, Operation.OPEN, Operation.READ, Operation.RELEASE,
-                Operation.OPEN_DIR, Operation.READ_DIR, Operation.RELEASE_DIR, Operation.STATFS, Operation.ACCESS,
+        return EnumSet.of(Operation.INIT, Operation.GET_ATTR, Operation.READLINK, Operation.OPEN, Operation.READ,
+                Operation.RELEASE, Operation.OPEN_DIR, Operation.READ_DIR, Operation.RELEASE_DIR, Operation.STATFS,
+                Operation.ACCESS,
                 // each answered EROFS
                 Operation.WRITE, Operation.CREATE, Operation.MKDIR, Operation.RMDIR, Operation.UNLINK,
                 Operation.RENAME, Operation.SYMLINK, Operation.CHMOD, Operation.CHOWN, Operation.TRUNCATE,
@@ -100,7 +101,7 @@ final class TreeFileSystem implements FuseOperations {
         fields.useInodes(config);
     }
 
-    /** The tree's path for libfuse's {@code "/a/b"} (never {@code "."} or {@code ".."} names: the kernel resolves those). */
+    /** The tree's path for libfuse's {@code "/a/b"} (never holding "." or "..": the kernel resolves those). */
     private Path resolve(String p) {
         return p.length() <= 1 ? root : root.resolve(p.substring(1));
     }
@@ -233,7 +234,8 @@ final class TreeFileSystem implements FuseOperations {
                 public boolean dot(String name, long next) {
                     // "." is the folder, ".." its parent (the root's is the root): both need an inode
                     // number, as readdir(3) skips an entry whose d_ino is 0
-                    String of = name.equals(".") || p.length() <= 1 ? p : p.substring(0, Math.max(1, p.lastIndexOf('/')));
+                    String of = name.equals(".") || p.length() <= 1 ? p
+                            : p.substring(0, Math.max(1, p.lastIndexOf('/')));
                     return fill(filler, name, resolve(of), of, next);
                 }
 

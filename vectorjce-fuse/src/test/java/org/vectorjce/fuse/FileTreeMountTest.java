@@ -69,7 +69,8 @@ class FileTreeMountTest {
     static void images() throws Exception {
         String problem = FileTreeMount.problem();
         Assumptions.assumeTrue(problem == null, () -> "FUSE is not usable here: " + problem);
-        Tools.assumeTool("mkfs.ext4", "debugfs", "findmnt", "cp", "diff", "find", "stat", "grep", "readlink", "touch", "fusermount3");
+        Tools.assumeTool("mkfs.ext4", "debugfs", "findmnt", "cp", "diff", "find", "stat", "grep", "readlink", "touch",
+                "fusermount3");
         src = Files.createDirectory(shared.resolve("src"));
         big = new byte[3 << 20];
         new Random(50).nextBytes(big);
@@ -213,7 +214,8 @@ class FileTreeMountTest {
                             while (b.hasRemaining() && f.read(b, at + b.position()) > 0) {
                                 // to the end of the range
                             }
-                            assertArrayEquals(Arrays.copyOfRange(big, at, at + len), b.array(), "at " + at + " len " + len);
+                            assertArrayEquals(Arrays.copyOfRange(big, at, at + len), b.array(),
+                                    "at " + at + " len " + len);
                         }
                         assertEquals(-1, own.read(ByteBuffer.allocate(8), big.length));
                     }
@@ -317,8 +319,10 @@ class FileTreeMountTest {
      * filesystem's own).
      */
     static List<String> stats(Path dir) throws Exception {
-        String out = sh(dir, "find . -mindepth 1 ! -path './lost+found*' ! -type d -exec stat -c '%n|%F|%s|%a|%h|%u|%g|%y' {} +;"
-                + "find . -mindepth 1 ! -path './lost+found*' -type d -exec stat -c '%n|%F|%a|%h|%u|%g|%y' {} +", Map.of());
+        String out = sh(dir, "find . -mindepth 1 ! -path './lost+found*' ! -type d"
+                + " -exec stat -c '%n|%F|%s|%a|%h|%u|%g|%y' {} +;"
+                + "find . -mindepth 1 ! -path './lost+found*' -type d -exec stat -c '%n|%F|%a|%h|%u|%g|%y' {} +",
+                Map.of());
         return out.lines().sorted().toList();
     }
 

@@ -24,7 +24,8 @@ import java.util.Set;
  * where the filesystem keeps owners {@code posix} and {@code owner}. Each view reads when asked;
  * every setter is a {@link ReadOnlyFileSystemException}; and by name only, as the JDK's default
  * filesystem has it on Linux, {@code unix} ({@code mode} with the file type bits, {@code ino},
- * {@code nlink}, {@code uid}, {@code gid}, {@code ctime}) where owners are kept. Also {@link #read(DiskPath, String, boolean)},
+ * {@code nlink}, {@code uid}, {@code gid}, {@code ctime}) where owners are kept. Also
+ * {@link #read(DiskPath, String, boolean)},
  * the map form of {@code Files.readAttributes(path, "view:name,name")}.
  */
 final class AttributeViews {
