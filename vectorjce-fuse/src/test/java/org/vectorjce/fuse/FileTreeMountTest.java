@@ -276,7 +276,7 @@ class FileTreeMountTest {
 
     @Test
     void fatTreeCopiesAsTheSource() throws Exception {
-        Tools.assumeTool("mkfs.fat", "mcopy");
+        Tools.assumeTool("mkfs.fat", "mcopy", "mattrib");
         // FAT keeps no modes, owners, links or nanoseconds: a tree of files and folders, even-second times
         Path fsrc = Files.createDirectory(tmp.resolve("fatsrc"));
         sh(fsrc, """
@@ -295,6 +295,7 @@ class FileTreeMountTest {
         }
         mcopy.add("::/");
         Tools.ok(UTC, mcopy.toArray(String[]::new));
+        Tools.ok(UTC, "mattrib", "-i", img.toString(), "+r", "::/empty.txt"); // DOS read-only
         fs = DiskFileSystems.open(img, Map.of());
         Path dir = Files.createDirectory(tmp.resolve("mnt"));
         mount = FileTreeMount.mount(fs.getPath("/"), dir);
@@ -311,6 +312,7 @@ class FileTreeMountTest {
         String uid = Tools.ok("id", "-u").out().trim();
         assertEquals("644 " + uid + "\n", Tools.ok(UTC, "stat", "-c", "%a %u", mnt + "/big.bin").out());
         assertEquals("755 " + uid + "\n", Tools.ok(UTC, "stat", "-c", "%a %u", mnt + "/Docs").out());
+        assertEquals("444 " + uid + "\n", Tools.ok(UTC, "stat", "-c", "%a %u", mnt + "/empty.txt").out());
     }
 
     /**
