@@ -31,7 +31,9 @@ import org.vectorjce.fs.nio.Mounter;
  * {@link java.nio.file.NoSuchFileException}); {@code ".."} at the root stays at the root. A last
  * name {@code "file:stream"} names an NTFS file's alternate data stream when no entry has that
  * name. Attribute views: {@code basic}, {@code dos}, and {@code posix}/{@code owner} where the
- * filesystem keeps owners. Safe for many threads.
+ * filesystem keeps owners, with {@code unix} by name there ({@code mode}, {@code ino},
+ * {@code nlink}, {@code uid}, {@code gid}, {@code ctime}, as the JDK's default filesystem names
+ * them). Safe for many threads.
  *
  * <p>The env keys:
  * <ul>

@@ -1,22 +1,13 @@
 package org.vectorjce.fuse;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.cryptomator.jfuse.api.Fuse;
 import org.cryptomator.jfuse.api.FuseBuilder;
-import org.cryptomator.jfuse.api.FuseMountFailedException;
 import org.vectorjce.volumes.Volume;
 
 /**
@@ -61,34 +52,24 @@ import org.vectorjce.volumes.Volume;
  * path, or {@code Enable-Native-Access: ALL-UNNAMED} in an executable jar's manifest; without it
  * Java prints a warning). On the system: Linux, libfuse3 and {@code fusermount3} (Debian and
  * Ubuntu: the package {@code fuse3}), and a usable {@code /dev/fuse}. {@link #problem()} checks
- * these. A mount is also undone by {@code fusermount3 -u DIR}; if the JVM dies, libfuse's
+ * these. A mount is also undone by {@code fusermount3 -u DIR} (a thread in {@link #awaitUnmount()}
+ * then ends libfuse's loop and closes the channels); if the JVM dies, libfuse's
  * {@code auto_unmount} helper unmounts it.
  */
 public final class VolumeMount implements AutoCloseable {
     /** The system property naming libfuse3's file, for a system where it is in no usual place. */
-    public static final String LIBRARY_PROPERTY = "vectorjce.fuse.library";
-    /** The file system's name in the mount table ({@code fuse.vectorjce}). */
-    static final String FS_NAME = "vectorjce";
-    static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
+    public static final String LIBRARY_PROPERTY = FuseLibrary.LIBRARY_PROPERTY;
     /** How often {@link #awaitUnmount()} looks whether the mount is still there. */
-    static final long POLL_MILLIS = 200;
+    static final long POLL_MILLIS = FuseSession.POLL_MILLIS;
 
-    private final Fuse fuse;
-    private final PayloadFileSystem fs;
-    private final Path dir, file;
+    private final FuseSession session;
+    private final Path file;
     private final boolean readOnly;
-    private final Set<String> mountIds;
-    private final CountDownLatch closed = new CountDownLatch(1);
-    private boolean closing;
 
-    private VolumeMount(Fuse fuse, PayloadFileSystem fs, Path dir, String fileName, boolean readOnly,
-            Set<String> mountIds) {
-        this.fuse = fuse;
-        this.fs = fs;
-        this.dir = dir;
-        this.file = dir.resolve(fileName);
+    private VolumeMount(FuseSession session, String fileName, boolean readOnly) {
+        this.session = session;
+        this.file = session.directory().resolve(fileName);
         this.readOnly = readOnly;
-        this.mountIds = mountIds;
     }
 
     /**
@@ -100,30 +81,12 @@ public final class VolumeMount implements AutoCloseable {
      * {@code fusermount3} on the {@code PATH}. Loads nothing.
      */
     public static String problem() {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
-            return "volume mount works on Linux only (libfuse3); this is " + System.getProperty("os.name");
-        }
-        return problem(libraryCandidates(), Path.of("/dev/fuse"), pathDirs());
+        return FuseLibrary.problem();
     }
 
     /** {@link #problem()} over the given places (for the tests). */
     static String problem(List<Path> libraries, Path devFuse, List<Path> pathDirs) {
-        if (library(libraries) == null) {
-            return "libfuse3 was not found (" + describe(libraries) + "): install it (Debian, Ubuntu: apt-get install fuse3)"
-                    + " or name its file with -D" + LIBRARY_PROPERTY + "=PATH";
-        }
-        if (!Files.exists(devFuse)) {
-            return devFuse + " is missing: load the kernel module (modprobe fuse), or give a container the device";
-        }
-        if (!Files.isReadable(devFuse) || !Files.isWritable(devFuse)) {
-            return devFuse + " is not readable and writable by this user";
-        }
-        for (Path d : pathDirs) {
-            if (Files.isExecutable(d.resolve("fusermount3"))) {
-                return null;
-            }
-        }
-        return "fusermount3 was not found on the PATH: install it (Debian, Ubuntu: apt-get install fuse3)";
+        return FuseLibrary.problem(libraries, devFuse, pathDirs);
     }
 
     /**
@@ -157,36 +120,12 @@ public final class VolumeMount implements AutoCloseable {
         }
         Path real = dir.toRealPath();
         boolean ro = readOnly || volume.readOnly();
-
-        FuseBuilder builder;
-        try {
-            builder = Fuse.builder();
-        } catch (UnsupportedOperationException e) {
-            throw new FuseUnavailableException("jfuse has no binding for " + System.getProperty("os.name") + " on "
-                    + System.getProperty("os.arch"), e);
-        }
-        builder.setLibraryPath(library(libraryCandidates()).toString());
-        int[] owner = owner(real);
+        FuseBuilder builder = FuseLibrary.builder();
+        int[] owner = FuseLibrary.owner(real);
         PayloadFileSystem fs = new PayloadFileSystem(volume, fileName, ro, owner[0], owner[1], builder.errno());
-        Fuse fuse;
-        try {
-            fuse = builder.build(fs);
-        } catch (UnsatisfiedLinkError e) {
-            throw new FuseUnavailableException("libfuse3 could not be loaded (" + e.getMessage()
-                    + "): install it (Debian, Ubuntu: apt-get install fuse3)", e);
-        }
-        Set<String> before = fuseMounts(real);
-        String options = "fsname=" + FS_NAME + ",subtype=" + FS_NAME + ",default_permissions,auto_unmount"
-                + (ro ? ",ro" : "");
-        try {
-            fuse.mount(FS_NAME, real, "-o", options);
-        } catch (FuseMountFailedException | RuntimeException e) {
-            closeQuietly(fuse);
-            throw new IOException("Cannot mount on " + real + ": " + e.getMessage(), e);
-        }
-        Set<String> ids = fuseMounts(real);
-        ids.removeAll(before);
-        return new VolumeMount(fuse, fs, real, fileName, ro, ids);
+        String options = "fsname=" + FuseSession.FS_NAME + ",subtype=" + FuseSession.FS_NAME
+                + ",default_permissions,auto_unmount" + (ro ? ",ro" : "");
+        return new VolumeMount(FuseSession.mount(builder, fs, real, options, fs::close), fileName, ro);
     }
 
     /** The mounted file, {@code dir/fileName} (dir with its links resolved). */
@@ -196,7 +135,7 @@ public final class VolumeMount implements AutoCloseable {
 
     /** The mount point, with its links resolved. */
     public Path directory() {
-        return dir;
+        return session.directory();
     }
 
     /** Whether the file refuses writes (asked, or the volume is read-only). */
@@ -209,14 +148,14 @@ public final class VolumeMount implements AutoCloseable {
      * ({@code fusermount3 -u} removes it).
      */
     public boolean mounted() {
-        return closed.getCount() > 0 && stillMounted();
+        return session.mounted();
     }
 
     /**
      * Waits until the mount is gone: {@link #close()} (from another thread), or an unmount from
      * outside ({@code fusermount3 -u DIR}, {@code umount}), which it notices within
-     * {@value #POLL_MILLIS} ms. After an unmount from outside, call {@link #close()} still: it ends
-     * libfuse's loop and closes the payload channels.
+     * {@value #POLL_MILLIS} ms and then ends libfuse's loop and closes the payload channels as
+     * {@link #close()} does.
      *
      * @throws InterruptedException when the waiting thread is interrupted
      */
@@ -233,19 +172,7 @@ public final class VolumeMount implements AutoCloseable {
      * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitUnmount(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            if (closed.getCount() == 0 || !stillMounted()) {
-                return true;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            if (closed.await(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS)) {
-                return true;
-            }
-        }
+        return session.awaitUnmount(timeout);
     }
 
     /**
@@ -257,166 +184,19 @@ public final class VolumeMount implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
-        synchronized (this) {
-            if (closing) {
-                return;
-            }
-            closing = true;
-        }
-        try {
-            fuse.close();
-        } catch (TimeoutException e) {
-            throw new IOException("The FUSE loop of " + dir + " did not end within 10 s", e);
-        } finally {
-            fs.close();
-            closed.countDown();
-        }
+        session.close();
     }
 
-    private boolean stillMounted() {
-        if (mountIds.isEmpty()) {
-            return true; // no mount table to read: only close() ends the wait
-        }
-        Set<String> now = fuseMounts(dir);
-        now.retainAll(mountIds);
-        return !now.isEmpty();
-    }
-
-    /**
-     * The ids of the FUSE mounts on {@code dir} in /proc/self/mountinfo (proc(5): field 1 the
-     * mount id, field 5 the mount point with space, tab, newline and backslash as octal escapes,
-     * the file system type after the separator "-"), empty when it cannot be read.
-     */
+    /** The ids of the FUSE mounts on {@code dir} in this process's mount table (for the tests). */
     static Set<String> fuseMounts(Path dir) {
-        Set<String> ids = new HashSet<>();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(MOUNTINFO);
-        } catch (IOException | RuntimeException e) {
-            return ids;
-        }
-        String want = dir.toString();
-        for (String line : lines) {
-            String[] f = line.split(" ");
-            int sep = List.of(f).indexOf("-");
-            if (f.length < 5 || sep < 0 || sep + 1 >= f.length) {
-                continue;
-            }
-            if (unescape(f[4]).equals(want) && (f[sep + 1].equals("fuse") || f[sep + 1].startsWith("fuse."))) {
-                ids.add(f[0]);
-            }
-        }
-        return ids;
+        return FuseSession.fuseMounts(dir);
     }
 
     static String unescape(String s) {
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 3 < s.length() && isOctal(s, i + 1, 3)) {
-                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
-                i += 3;
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
+        return FuseSession.unescape(s);
     }
 
-    private static boolean isOctal(String s, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '7') {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The first of {@code candidates} that is a file, or null. */
-    static Path library(List<Path> candidates) {
-        for (Path p : candidates) {
-            if (Files.isRegularFile(p)) {
-                return p;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Where libfuse3 may be: the property's file alone when it is set; else libfuse3.so.3 (what
-     * the runtime package installs) and libfuse3.so (the development symlink) in
-     * {@code java.library.path} and the usual library folders, the multiarch ones first.
-     */
     static List<Path> libraryCandidates() {
-        String named = System.getProperty(LIBRARY_PROPERTY);
-        if (named != null && !named.isEmpty()) {
-            return List.of(Path.of(named));
-        }
-        String arch = System.getProperty("os.arch", "");
-        String multiarch = switch (arch) {
-            case "amd64", "x86_64" -> "x86_64-linux-gnu";
-            case "aarch64", "arm64" -> "aarch64-linux-gnu";
-            default -> arch + "-linux-gnu";
-        };
-        List<String> dirs = new ArrayList<>(List.of("/lib/" + multiarch, "/usr/lib/" + multiarch, "/lib64",
-                "/usr/lib64", "/lib", "/usr/lib", "/usr/local/lib", "/usr/local/lib/" + multiarch));
-        for (String d : System.getProperty("java.library.path", "").split(File.pathSeparator)) {
-            if (!d.isEmpty() && !dirs.contains(d)) {
-                dirs.add(d);
-            }
-        }
-        List<Path> out = new ArrayList<>();
-        for (String name : new String[] {"libfuse3.so.3", "libfuse3.so"}) {
-            for (String d : dirs) {
-                out.add(Path.of(d, name));
-            }
-        }
-        return out;
-    }
-
-    private static String describe(List<Path> candidates) {
-        if (candidates.size() == 1) {
-            return "no file " + candidates.get(0);
-        }
-        Set<String> dirs = new java.util.LinkedHashSet<>();
-        Set<String> names = new java.util.LinkedHashSet<>();
-        for (Path p : candidates) {
-            dirs.add(String.valueOf(p.getParent()));
-            names.add(String.valueOf(p.getFileName()));
-        }
-        return String.join(" or ", names) + " in " + (dirs.size() > 3
-                ? String.join(", ", new ArrayList<>(dirs).subList(0, 3)) + " and " + (dirs.size() - 3) + " more folders"
-                : String.join(", ", dirs));
-    }
-
-    private static List<Path> pathDirs() {
-        List<Path> out = new ArrayList<>();
-        String path = System.getenv("PATH");
-        for (String d : (path == null ? "/usr/bin:/bin" : path).split(File.pathSeparator)) {
-            if (!d.isEmpty()) {
-                out.add(Path.of(d));
-            }
-        }
-        return out;
-    }
-
-    /** The uid and gid of this process (its /proc entry's owner), else of the mount point. */
-    private static int[] owner(Path dir) {
-        for (Path p : new Path[] {Path.of("/proc/self"), dir}) {
-            try {
-                return new int[] {(Integer) Files.getAttribute(p, "unix:uid"), (Integer) Files.getAttribute(p, "unix:gid")};
-            } catch (IOException | RuntimeException e) {
-                // the next
-            }
-        }
-        return new int[] {0, 0};
-    }
-
-    private static void closeQuietly(Fuse fuse) {
-        try {
-            fuse.close();
-        } catch (TimeoutException | RuntimeException e) {
-            // the mount failed already; that is the error reported
-        }
+        return FuseLibrary.libraryCandidates();
     }
 }

@@ -49,4 +49,14 @@ final class ExtNode extends Node {
     public int mode() {
         return inode.mode & 07777;
     }
+
+    @Override
+    public int links() {
+        return inode.links;
+    }
+
+    @Override
+    public java.nio.file.attribute.FileTime changed() {
+        return inode.ctime;
+    }
 }

@@ -22,7 +22,10 @@ import java.util.Set;
 /**
  * The attribute views by name, as the JDK's providers give them: {@code basic}, {@code dos}, and
  * where the filesystem keeps owners {@code posix} and {@code owner}. Each view reads when asked;
- * every setter is a {@link ReadOnlyFileSystemException}. Also {@link #read(DiskPath, String, boolean)},
+ * every setter is a {@link ReadOnlyFileSystemException}; and by name only, as the JDK's default
+ * filesystem has it on Linux, {@code unix} ({@code mode} with the file type bits, {@code ino},
+ * {@code nlink}, {@code uid}, {@code gid}, {@code ctime}) where owners are kept. Also
+ * {@link #read(DiskPath, String, boolean)},
  * the map form of {@code Files.readAttributes(path, "view:name,name")}.
  */
 final class AttributeViews {
@@ -30,6 +33,8 @@ final class AttributeViews {
             "isRegularFile", "isDirectory", "isSymbolicLink", "isOther", "fileKey");
     private static final List<String> DOS = List.of("readonly", "hidden", "system", "archive");
     private static final List<String> POSIX = List.of("permissions", "owner", "group");
+    /** What the JDK's {@code unix} view has and a disk keeps: stat(2)'s fields by name. */
+    private static final List<String> UNIX = List.of("mode", "ino", "nlink", "uid", "gid", "ctime");
 
     private AttributeViews() {
     }
@@ -86,11 +91,13 @@ final class AttributeViews {
                 break;
             case "posix":
             case "owner":
+            case "unix":
                 if (!path.getFileSystem().supportsPosix()) {
                     throw new UnsupportedOperationException("view " + view + " is not available on "
                             + path.getFileSystem());
                 }
-                known = view.equals("owner") ? List.of("owner") : concat(BASIC, POSIX);
+                known = view.equals("owner") ? List.of("owner")
+                        : view.equals("unix") ? concat(concat(BASIC, POSIX), UNIX) : concat(BASIC, POSIX);
                 break;
             default:
                 throw new UnsupportedOperationException("view " + view + " is not available on " + path.getFileSystem());
@@ -105,7 +112,8 @@ final class AttributeViews {
                 throw new IllegalArgumentException("'" + name + "' not recognized in view " + view);
             }
         }
-        DiskAttributes a = view.equals("posix") || view.equals("owner") ? posixAttributes(path, follow)
+        DiskAttributes a = view.equals("posix") || view.equals("owner") || view.equals("unix")
+                ? posixAttributes(path, follow)
                 : attributes(path, follow);
         Map<String, Object> out = new LinkedHashMap<>();
         for (String name : wanted) {
@@ -138,6 +146,12 @@ final class AttributeViews {
             case "permissions": return a.permissions();
             case "owner": return a.owner();
             case "group": return a.group();
+            case "mode": return a.unixMode();
+            case "ino": return a.node().fileKey();
+            case "nlink": return a.node().links() >= 0 ? a.node().links() : 1;
+            case "uid": return a.node().uid();
+            case "gid": return a.node().gid();
+            case "ctime": return a.node().changed() != null ? a.node().changed() : a.lastModifiedTime();
             default: throw new IllegalArgumentException(name);
         }
     }

@@ -127,6 +127,15 @@ final class DiskAttributes implements DosFileAttributes, PosixFileAttributes {
         return set;
     }
 
+    /**
+     * stat(2)'s {@code st_mode}: the type bits (sys/stat.h: 040000 folder, 0100000 file, 0120000
+     * link; 0 for another kind) and the mode bits.
+     */
+    int unixMode() {
+        int type = isDirectory() ? 0040000 : isSymbolicLink() ? 0120000 : isRegularFile() ? 0100000 : 0;
+        return type | Math.max(0, node.mode());
+    }
+
     /** A user named by its number. */
     static class Principal implements UserPrincipal {
         private final String name;

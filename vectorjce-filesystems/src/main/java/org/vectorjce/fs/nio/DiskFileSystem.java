@@ -62,6 +62,7 @@ public final class DiskFileSystem extends FileSystem {
         if (disk.root().uid() >= 0) {
             v.add("posix");
             v.add("owner");
+            v.add("unix");
         }
         this.views = Set.copyOf(v);
         this.store = new DiskFileStore(disk.info(), views);

@@ -98,6 +98,16 @@ public abstract class Node {
         return -1;
     }
 
+    /** The number of names of the inode (its hard links; a folder's subfolders + 2), or -1 where unknown. */
+    public int links() {
+        return -1;
+    }
+
+    /** The inode's change time ({@code st_ctime}), or {@code null} where the filesystem keeps none. */
+    public FileTime changed() {
+        return null;
+    }
+
     @Override
     public String toString() {
         return kind + " " + name + " (" + size + " bytes, key " + fileKey + ")";

@@ -11,6 +11,8 @@ final class XfsNode extends Node {
     private final int uid;
     private final int gid;
     private final int mode;
+    private final int links;
+    private final java.nio.file.attribute.FileTime changed;
 
     XfsNode(String name, Inode in, long size) {
         super(name, in.kind(), size, in.mtime, in.atime, in.crtime, 0, in.number);
@@ -18,6 +20,8 @@ final class XfsNode extends Node {
         this.uid = (int) in.uid;
         this.gid = (int) in.gid;
         this.mode = in.mode & 07777;
+        this.links = (int) Math.min(in.nlink, Integer.MAX_VALUE);
+        this.changed = in.ctime;
     }
 
     @Override
@@ -33,5 +37,15 @@ final class XfsNode extends Node {
     @Override
     public int mode() {
         return mode;
+    }
+
+    @Override
+    public int links() {
+        return links;
+    }
+
+    @Override
+    public java.nio.file.attribute.FileTime changed() {
+        return changed;
     }
 }

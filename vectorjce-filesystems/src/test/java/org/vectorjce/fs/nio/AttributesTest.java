@@ -109,7 +109,7 @@ class AttributesTest {
     @Test
     void posixWhereNodesCarryOwners() throws IOException {
         try (DiskFileSystem fs = Fixture.open(Fixture.tree(true, true))) {
-            assertEquals(Set.of("basic", "dos", "posix", "owner"), fs.supportedFileAttributeViews());
+            assertEquals(Set.of("basic", "dos", "posix", "owner", "unix"), fs.supportedFileAttributeViews());
             Path deep = fs.getPath("/Docs/Sub/deep.bin");
             PosixFileAttributes a = Files.readAttributes(deep, PosixFileAttributes.class);
             assertEquals("rwxr-xr--", PosixFilePermissions.toString(a.permissions()));
@@ -121,6 +121,15 @@ class AttributesTest {
             assertEquals(a.permissions(), m.get("permissions"));
             assertEquals(a.owner(), m.get("owner"));
             assertEquals("1000", Files.getOwner(deep).getName());
+            // the unix view by name, as the default filesystem's: type and mode bits, numbers, links
+            Map<String, Object> u = Files.readAttributes(deep, "unix:mode,uid,gid,nlink,ino,ctime");
+            assertEquals(0100754, u.get("mode"));
+            assertEquals(1000, u.get("uid"));
+            assertEquals(1001, u.get("gid"));
+            assertEquals(1, u.get("nlink"), "a node that does not know its links: one");
+            assertEquals(a.fileKey(), u.get("ino"));
+            assertEquals(a.lastModifiedTime(), u.get("ctime"), "no change time kept: the modification time");
+            assertEquals(040000, (Integer) Files.getAttribute(fs.getPath("/Docs"), "unix:mode") & 0170000);
             PosixFileAttributeView v = Files.getFileAttributeView(deep, PosixFileAttributeView.class);
             assertThrows(ReadOnlyFileSystemException.class, () -> v.setPermissions(Set.of()));
             assertThrows(ReadOnlyFileSystemException.class, () -> v.setOwner(a.owner()));

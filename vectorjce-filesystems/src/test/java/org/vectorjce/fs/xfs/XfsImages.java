@@ -31,8 +31,8 @@ final class XfsImages {
     }
 
     /** What the kernel showed of one file. */
-    record Seen(String kind, long size, long ino, int uid, int gid, int mode, FileTime mtime, String sha256,
-            String link) {
+    record Seen(String kind, long size, long ino, int uid, int gid, int mode, int nlink, FileTime mtime, FileTime ctime,
+            String sha256, String link) {
     }
 
     /** An image and what was seen in it, by path relative to the root ("" for the root). */
@@ -93,8 +93,8 @@ final class XfsImages {
                 String sha = kind.equals("FILE") ? sha256(p) : null;
                 String link = kind.equals("SYMLINK") ? Files.readSymbolicLink(p).toString() : null;
                 tree.put(rel, new Seen(kind, kind.equals("DIRECTORY") ? 0 : (long) a.get("size"), (long) a.get("ino"),
-                        (int) a.get("uid"), (int) a.get("gid"), ((int) a.get("mode")) & 07777,
-                        (FileTime) a.get("lastModifiedTime"), sha, link));
+                        (int) a.get("uid"), (int) a.get("gid"), ((int) a.get("mode")) & 07777, (int) a.get("nlink"),
+                        (FileTime) a.get("lastModifiedTime"), (FileTime) a.get("ctime"), sha, link));
             }
         }
         return tree;

@@ -64,7 +64,8 @@ final class XfsTrees {
 
     static XfsImages.Seen seen(DiskFs fs, Node n, String path) throws Exception {
         String kind = n.kind().name();
-        return new XfsImages.Seen(kind, n.size(), n.fileKey(), n.uid(), n.gid(), n.mode(), n.modified(),
+        return new XfsImages.Seen(kind, n.size(), n.fileKey(), n.uid(), n.gid(), n.mode(), n.links(), n.modified(),
+                n.changed(),
                 n.kind() == Kind.FILE ? sha256(fs.open(n, null), path) : null,
                 n.kind() == Kind.SYMLINK ? fs.readLink(n) : null);
     }
