@@ -30,35 +30,35 @@ jdk_feature() {
 
 # Sets default_home to the home of the java first on PATH (through its symbolic links), or returns 1.
 default_java_home() {
-  local j
+  local d j="" dirs
   default_home=""
-  j=$(type -P java) || return 1
-  j=$(readlink -f "$j" 2>/dev/null || echo "$j")
-  j=${j%/bin/java}
-  [ -n "$j" ] && default_home=$j
+  IFS=: read -r -a dirs <<<"${PATH:-}"
+  for d in "${dirs[@]}"; do
+    [ -n "$d" ] && [ -x "$d/java" ] && [ ! -d "$d/java" ] && { j=$d/java; break; }
+  done
+  [ -n "$j" ] || return 1
+  [ -L "$j" ] && j=$(readlink -f "$j" 2>/dev/null || echo "$j")
+  default_home=${j%/bin/java}
 }
 
-# Prints the home of a JDK 25+ and returns 0, or returns 1. In the build's order: JAVA_HOME, the
-# java on PATH, the JAVAnn_HOME variables (newest first), then the places JDK installers and
-# version managers use, newest first.
-find_jdk25() {
+# Sets jdk25 to the home of a JDK 25+ and returns 0, or returns 1. In the build's order: JAVA_HOME,
+# the java on PATH, the JAVAnn_HOME variables (newest first), then the places JDK installers and
+# version managers use, newest first. (find_jdk25 prints it instead.)
+find_jdk25_home() {
   local home best="" bestv=0 var n feature default_home=""
+  jdk25=""
   if [ -n "${JAVA_HOME:-}" ] && jdk_feature "$JAVA_HOME" && [ "$feature" -ge 25 ]; then
-    echo "$JAVA_HOME"; return 0
+    jdk25=$JAVA_HOME; return 0
   fi
   if default_java_home && jdk_feature "$default_home" && [ "$feature" -ge 25 ]; then
-    echo "$default_home"; return 0
+    jdk25=$default_home; return 0
   fi
-  local -a ns=()
-  for var in $(compgen -v JAVA); do
+  for var in ${!JAVA*}; do   # the JAVAnn_HOME variables: the highest release that is a JDK 25+
     n=${var#JAVA}; n=${n%_HOME}
-    [[ $var == JAVA*_HOME && $n =~ ^[0-9]+$ ]] && ns+=("$n")
-  done
-  for n in "${ns[@]}"; do   # newest first: the highest release that is a JDK 25+
-    var=JAVA${n}_HOME
+    [[ $var == JAVA*_HOME && $n =~ ^[0-9]+$ ]] || continue
     jdk_feature "${!var}" && [ "$feature" -ge 25 ] && [ "$feature" -gt "$bestv" ] && { best=${!var}; bestv=$feature; }
   done
-  [ -n "$best" ] && { echo "$best"; return 0; }
+  [ -n "$best" ] && { jdk25=$best; return 0; }
   for home in /usr/lib/jvm/* /usr/java/* /usr/jdk/* /opt/java/* /Library/Java/JavaVirtualMachines/*/Contents/Home \
       "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/* "$HOME"/.m2/jdks/* "$HOME"/.gradle/jdks/* \
       "$HOME"/.jbang/cache/jdks/* "$HOME"/.asdf/installs/java/* "$HOME"/.jenv/versions/*; do
@@ -66,15 +66,27 @@ find_jdk25() {
     jdk_feature "$home" || continue
     if [ "$feature" -ge 25 ] && [ "$feature" -gt "$bestv" ]; then best=$home; bestv=$feature; fi
   done
-  [ -n "$best" ] && { echo "$best"; return 0; }
+  [ -n "$best" ] && { jdk25=$best; return 0; }
   return 1
+}
+
+# Prints the home of a JDK 25+ and returns 0, or returns 1 (find_jdk25_home's answer).
+find_jdk25() {
+  local jdk25
+  find_jdk25_home && echo "$jdk25"
 }
 
 launch() {
   local name=$1 glob=$2; shift 2
-  local root jar home java opts=()
-  root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}" 2>/dev/null || echo "${BASH_SOURCE[0]}")")/../.." && pwd)
-  local f
+  local root jar home java opts=() jdk25 f
+  # the checkout: three levels above this file, as an absolute path without . or .. (the JVM
+  # matches an AOT cache to the jar's path as written)
+  root=${BASH_SOURCE[0]}
+  [ -L "$root" ] && root=$(readlink -f "$root")
+  case $root in /*) ;; *) root=$PWD/$root ;; esac
+  root=${root//\/.\//\/}
+  root=${root%/*/*/*}
+  case $root in *..*|*/.|"") root=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P) ;; esac
   jar=""
   for f in "$root"/$glob; do   # the newest of the jars the glob names
     [ -f "$f" ] && { [ -z "$jar" ] || [ "$f" -nt "$jar" ]; } && jar=$f
@@ -83,8 +95,8 @@ launch() {
     echo "$name: $glob is not built; build it from $root with: ./mvnw -B -q package -DskipTests" >&2
     return 1
   fi
-  if home=$(find_jdk25); then
-    java=$home/bin/java
+  if find_jdk25_home; then
+    java=$jdk25/bin/java
     # The JDK 25 AOT cache the build made next to the jar (bin/lib/aot-train.bash), when it is newer
     # than the jar and JAVA_OPTS names no cache or sharing of its own. A cache made by another JDK
     # is refused by the JVM, which then starts as without one; -Xlog:aot/cds off keeps its notes
