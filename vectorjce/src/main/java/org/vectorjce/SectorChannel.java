@@ -106,7 +106,11 @@ public final class SectorChannel implements SeekableByteChannel {
          */
         Transform transform() throws GeneralSecurityException;
 
-        /** Wipes what it keeps to make transforms (the key); called once, by the channel's close. */
+        /**
+         * Wipes what it keeps to make transforms (the key); called once, by the channel's close.
+         *
+         * @throws IOException when releasing the image fails
+         */
         default void close() throws IOException {
         }
     }
@@ -539,7 +543,11 @@ public final class SectorChannel implements SeekableByteChannel {
         return this;
     }
 
-    /** The sector size: writes that start and end on a multiple of it are whole-sector writes. */
+    /**
+     * The sector size: writes that start and end on a multiple of it are whole-sector writes.
+     *
+     * @return the sector size in bytes
+     */
     public int sectorSize() {
         return sectorSize;
     }
