@@ -8,12 +8,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import java.util.HexFormat;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.ByteBuffer;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -222,6 +224,15 @@ public final class TestImages {
             end++;
         }
         return new String(img, 4096, end - 4096, StandardCharsets.UTF_8);
+    }
+
+    /** A new sparse file of {@code size} bytes at {@code p} (zeros), for a tool to format. */
+    public static Path sparse(Path p, long size) throws IOException {
+        try (FileChannel f = FileChannel.open(p, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            f.write(ByteBuffer.allocate(1), size - 1);
+        }
+        return p;
     }
 
     public static KeySlotOptions fast(String pbkdf) throws VolumeException {
