@@ -122,10 +122,8 @@ class KeySlotTest {
     @Test
     void detachedHeader() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path hdr = TestImages.sparse(dir.resolve("hdr.img"), 16L << 20);
-        Path data = TestImages.sparse(dir.resolve("data.img"), 1L << 20);
-        TestImages.ok(b("zero"), "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2",
-                "--pbkdf-force-iterations", "1000", "--header", hdr.toString(), "--key-file", "-", data.toString());
+        Path hdr = dir.resolve("hdr.img"), data = dir.resolve("data.img");
+        TestImages.cryptsetupDetached(hdr, data, b("zero"));
         byte[] dataBefore = Files.readAllBytes(data);
         try (LuksVolume v = LuksVolume.at(data).header(hdr).passphrase(b("zero")).readWrite().open()) {
             assertEquals(1, v.addKeySlot(b("header one"), fast("pbkdf2")));

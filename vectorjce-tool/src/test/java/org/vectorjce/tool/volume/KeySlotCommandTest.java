@@ -194,10 +194,8 @@ class KeySlotCommandTest {
     @Test
     void detachedHeader() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path hdr = TestImages.sparse(dir.resolve("hdr.img"), 16L << 20);
-        Path data = TestImages.sparse(dir.resolve("data.img"), 1L << 20);
-        TestImages.ok(b("zero"), "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2",
-                "--pbkdf-force-iterations", "1000", "--header", hdr.toString(), "--key-file", "-", data.toString());
+        Path hdr = dir.resolve("hdr.img"), data = dir.resolve("data.img");
+        TestImages.cryptsetupDetached(hdr, data, b("zero"));
         byte[] dataBefore = Files.readAllBytes(data);
         VolumeMainAccess.Result r = VolumeMainAccess.run("zero\nheader one\n", "add-key", data.toString(), "--header",
                 hdr.toString(), "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
