@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,15 +34,12 @@ class TcryptCommandTest {
         dir = TcryptImages.shared();
     }
 
-    static TcryptVolume.Builder at(String name, String pw) {
-        return TcryptVolume.at(dir.resolve(name)).passphrase(pw.getBytes(StandardCharsets.UTF_8));
-    }
-
     /** A {@code -c} hint that matches no chain: exit 1 with one line naming it, no stack trace. */
     @Test
     void unknownChainNameIsOneLine() throws Exception {
         Path tc = dir.resolve("tc_5-sha512-xts-aes");
-        Result r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "-c", "rijndael", tc.toString());
+        VolumeMainAccess.Result r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "info", "--type",
+                "tcrypt", "-c", "rijndael", tc.toString());
         assertEquals(1, r.rc());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().contains("rijndael") && !r.err().contains("Exception"), r.err());
@@ -59,8 +53,8 @@ class TcryptCommandTest {
         Files.copy(dir.resolve("keyfile2"), kf.resolve("b-second"));
         Files.write(kf.resolve(".hidden"), new byte[] {1, 2, 3});
         Files.write(Files.createDirectories(kf.resolve("sub")).resolve("inner"), new byte[] {4, 5, 6});
-        Result r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes",
-                "--key-file", kf.toString(), dir.resolve(VCK).toString());
+        VolumeMainAccess.Result r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "test", "--type",
+                "tcrypt", "-h", "sha512", "-c", "aes", "--key-file", kf.toString(), dir.resolve(VCK).toString());
         assertEquals(0, r.rc(), r.err());
     }
 
@@ -68,54 +62,47 @@ class TcryptCommandTest {
     @Test
     void aFolderWithoutKeyfilesIsOneLine() throws Exception {
         Path empty = Files.createDirectories(tmp.resolve("empty"));
-        Result r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "--key-file", empty.toString(),
-                dir.resolve(VCK).toString());
+        VolumeMainAccess.Result r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "test", "--type",
+                "tcrypt", "--key-file", empty.toString(), dir.resolve(VCK).toString());
         assertEquals(1, r.rc());
         assertEquals(1, r.err().lines().count(), r.err());
         assertTrue(r.err().contains(empty.toString()), r.err());
     }
 
-    record Result(int rc, String out, String err) {
-    }
-
-    static Result command(String stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = VolumeMain.run(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                null, args);
-        return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void commandExitCodesAndDecrypt() throws Exception {
         String img = dir.resolve("tc_5-sha512-xts-aes-twofish").toString();
-        Result r = command("wrong\n", "volume", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
+        VolumeMainAccess.Result r = VolumeMainAccess.run("wrong\n", "volume", "test", "--type", "tcrypt", "-h",
+                "sha512", "-c", "aes", img);
         assertEquals(2, r.rc());
         assertEquals("No header opened with the password, keyfiles and PIM given.\n", r.err());
-        r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", "--threads", "1",
-                img);
+        r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512",
+                "-c", "aes", "--threads", "1", img);
         assertEquals(0, r.rc(), r.err());
-        r = command("", "info", "--type", "tcrypt", dir.resolve("none").toString());
+        r = VolumeMainAccess.run("", "info", "--type", "tcrypt", dir.resolve("none").toString());
         assertEquals(1, r.rc());
         assertEquals(1, r.err().lines().count(), r.err());
-        r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "--dump-volume-key", img);
+        r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "--dump-volume-key",
+                img);
         assertEquals(1, r.rc(), "no terminal, no -q: refused");
-        r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", dir.resolve("vc_1-sha512-xts-camellia").toString(),
-                "-h", "sha512", "-c", "camellia");
+        r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt",
+                dir.resolve("vc_1-sha512-xts-camellia").toString(), "-h", "sha512", "-c", "camellia");
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("camellia"), r.out());
         Path out = tmp.resolve("plain.img");
-        r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", "--hash=sha512", img, out.toString());
+        r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", "--hash=sha512",
+                img, out.toString());
         assertEquals(0, r.rc(), r.err());
-        try (TcryptVolume v = at("tc_5-sha512-xts-aes-twofish", TcryptImages.PASSWORD).hash("sha512").cipher("aes").open()) {
+        try (TcryptVolume v = TcryptImages.at("tc_5-sha512-xts-aes-twofish", TcryptImages.PASSWORD).hash("sha512")
+                .cipher("aes").open()) {
             assertEquals(v.payloadSize(), Files.size(out));
             ByteBuffer b = ByteBuffer.allocate((int) v.payloadSize());
             v.payload().read(b);
             assertArrayEquals(b.array(), Files.readAllBytes(out));
         }
-        r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", img, out.toString());
+        r = VolumeMainAccess.run(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", img, out.toString());
         assertEquals(1, r.rc(), "an existing OUT is refused");
-        r = command("x\n", "test", "--type", "tcrypt", "--veracrypt-pim", "-3", img);
+        r = VolumeMainAccess.run("x\n", "test", "--type", "tcrypt", "--veracrypt-pim", "-3", img);
         assertEquals(1, r.rc());
     }
 
@@ -126,9 +113,8 @@ class TcryptCommandTest {
         String cp = System.getProperty("java.class.path");
         String main = "org.vectorjce.tool.volume.VolumeMain";
         String img = dir.resolve("tc_5-sha512-xts-aes-twofish").toString();
-        TestImages.Run r = TestImages.run(
-                (TcryptImages.PASSWORD + "\n").getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "volume", "info",
-                "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
+        TestImages.Run r = TestImages.run((TcryptImages.PASSWORD + "\n").getBytes(StandardCharsets.UTF_8), java,
+                "-cp", cp, main, "volume", "info", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
         assertEquals(0, r.rc(), r.err());
         assertTrue(r.out().contains("Cipher chain:\ttwofish-aes"), r.out());
         r = TestImages.run("wrong\n".getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "test",

@@ -54,6 +54,11 @@ public final class TcryptImages {
         return shared;
     }
 
+    /** A builder for the shared image {@code name} with the password {@code pw}. */
+    public static TcryptVolume.Builder at(String name, String pw) throws IOException {
+        return TcryptVolume.at(shared().resolve(name)).passphrase(pw.getBytes(StandardCharsets.UTF_8));
+    }
+
     /** Unpacks the tarball into {@code dir}; returns the folder tcrypt-images. */
     static Path unpack(Path dir) throws IOException {
         try (InputStream in = new XZInputStream(Files.newInputStream(tarball()), 64 << 10)) {
