@@ -103,24 +103,6 @@ public interface Device extends Closeable {
         return FileDevice.open(image, write);
     }
 
-    /**
-     * A device over {@code channel}, which has a position but no positional calls (a volume's
-     * payload channel): each call sets the position under one lock, so threads take turns. Its size
-     * is the channel's size now. Closing the device closes the channel.
-     *
-     * @param alignment the sector size writes are cheapest at (a power of two)
-     */
-    static Device over(java.nio.channels.SeekableByteChannel channel, boolean readOnly, int alignment)
-            throws IOException {
-        return over(channel, readOnly, alignment, "a " + channel.size() + "-byte channel");
-    }
-
-    /** {@link #over(java.nio.channels.SeekableByteChannel, boolean, int)}, called {@code name} in messages. */
-    static Device over(java.nio.channels.SeekableByteChannel channel, boolean readOnly, int alignment, String name)
-            throws IOException {
-        return new ChannelDevice(channel, channel.size(), readOnly, alignment, name);
-    }
-
     /** Closes what the device opened; the device refuses every later call. Closing twice does nothing. */
     @Override
     void close() throws IOException;

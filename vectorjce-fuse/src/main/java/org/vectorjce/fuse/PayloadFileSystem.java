@@ -3,13 +3,9 @@ package org.vectorjce.fuse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.NonWritableChannelException;
-import java.nio.channels.SeekableByteChannel;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -19,19 +15,21 @@ import org.cryptomator.jfuse.api.FileInfo;
 import org.cryptomator.jfuse.api.FuseOperations;
 import org.cryptomator.jfuse.api.Stat;
 import org.cryptomator.jfuse.api.Statvfs;
+import org.vectorjce.device.Device;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 
 /**
  * The FUSE operations of a root folder holding one regular file, the volume's payload.
  *
- * <p>Calls come on libfuse's worker threads, several at once. Reads share a lock and writes take
- * it alone (a write of part of a sector reads, patches and re-encrypts the whole sector, which a
- * concurrent write to the same sector through another channel would undo; a read beside a write
- * could see half of it), the same discipline as the NBD server's. Each call borrows one of at most
- * {@link #CHANNELS} payload channels of the volume (a channel is not thread-safe and holds a
- * 1 MiB work buffer), so memory stays bounded whatever the number of threads; the data moves
- * between libfuse's own request buffer and the channel, with no buffer here sized by a request.
+ * <p>Calls come on libfuse's worker threads, several at once, and each reads or writes the
+ * volume's {@link Volume#device() device} at its own offset. Reads share a lock and writes take it
+ * alone (a write of part of a sector reads, patches and re-encrypts the whole sector, which a
+ * concurrent write to the same sector would undo; a read beside a write could see half of it), the
+ * same discipline as the NBD server's. At most {@link #CALLS} calls are on the device at once (each
+ * holds one of the device's ciphers and its 1 MiB work buffer), so memory stays bounded whatever the
+ * number of threads; the data moves between libfuse's own request buffer and the device, with no
+ * buffer here sized by a request.
  *
  * <p>Every operation returns an errno rather than throwing: an exception leaving an upcall would
  * end the JVM (FFM's rule for upcalls) and leave the mount behind.
@@ -44,8 +42,8 @@ final class PayloadFileSystem implements FuseOperations {
     static final int EPERM = 1, EFBIG = 27, ENOSPC = 28;
     /** open(2)'s access mode bits and read-only mode (fcntl.h). */
     static final int O_ACCMODE = 3, O_RDONLY = 0;
-    /** Payload channels open at most: concurrent calls beyond this wait for one. */
-    static final int CHANNELS = 4;
+    /** Calls on the device at once at most: concurrent calls beyond this wait for one to end. */
+    static final int CALLS = 4;
 
     private final Volume volume;
     private final String path;
@@ -58,9 +56,9 @@ final class PayloadFileSystem implements FuseOperations {
     private volatile Instant modified = mounted;
 
     private final ReadWriteLock io = new ReentrantReadWriteLock();
-    private final Semaphore permits = new Semaphore(CHANNELS);
-    private final ConcurrentLinkedQueue<SeekableByteChannel> idle = new ConcurrentLinkedQueue<>();
-    private final List<SeekableByteChannel> opened = new ArrayList<>();
+    private final Semaphore permits = new Semaphore(CALLS);
+    /** The volume's device, opened by the first read or write; guarded by {@code this}. */
+    private Device device;
     private boolean closed;
 
     PayloadFileSystem(Volume volume, String name, boolean readOnly, int uid, int gid, Errno errno) {
@@ -171,49 +169,41 @@ final class PayloadFileSystem implements FuseOperations {
 
     /** Moves {@code buf}'s remaining bytes from or to the payload at {@code offset}: the count, or -errno. */
     private int transfer(ByteBuffer buf, long offset, boolean write) {
-        SeekableByteChannel c;
         permits.acquireUninterruptibly();
         try {
-            c = borrow();
-        } catch (IOException | VolumeException | RuntimeException e) {
-            permits.release();
-            return -errno.eio();
-        }
-        try {
-            c.position(offset);
+            Device d = device();
             int done = 0;
-            while (buf.hasRemaining()) {
-                int k = write ? c.write(buf) : c.read(buf);
-                if (k < 0) {
-                    break;
+            if (write) {
+                done = buf.remaining();
+                d.write(buf, offset);
+            } else {
+                while (buf.hasRemaining()) {
+                    int k = d.read(buf, offset + done);
+                    if (k < 0) {
+                        break;
+                    }
+                    done += k;
                 }
-                done += k;
             }
             return done;
         } catch (NonWritableChannelException e) {
             return -errno.erofs();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | VolumeException | RuntimeException e) {
             return -errno.eio();
         } finally {
-            idle.add(c);
             permits.release();
         }
     }
 
-    /** An idle payload channel, or a new one (there are at most {@link #CHANNELS}: a permit is held). */
-    private SeekableByteChannel borrow() throws IOException, VolumeException {
-        SeekableByteChannel c = idle.poll();
-        if (c != null) {
-            return c;
+    /** The volume's device, opened on first use (once, by one thread: {@code Volume.device()} is not promised to be thread-safe). */
+    private synchronized Device device() throws IOException, VolumeException {
+        if (closed) {
+            throw new IOException("The mount is closed");
         }
-        synchronized (opened) { // Volume.payload() is not promised to be thread-safe
-            if (closed) {
-                throw new IOException("The mount is closed");
-            }
-            c = volume.payload();
-            opened.add(c);
-            return c;
+        if (device == null) {
+            device = volume.device();
         }
+        return device;
     }
 
     @Override
@@ -290,19 +280,16 @@ final class PayloadFileSystem implements FuseOperations {
         return 0;
     }
 
-    /** Closes the payload channels this file system opened (after the FUSE loop has ended). */
-    void close() {
-        synchronized (opened) {
-            closed = true;
-            for (SeekableByteChannel c : opened) {
-                try {
-                    c.close();
-                } catch (IOException e) {
-                    // a payload channel's close wipes and releases; the volume closes it again
-                }
+    /** Closes the device this file system opened (after the FUSE loop has ended). */
+    synchronized void close() {
+        closed = true;
+        if (device != null) {
+            try {
+                device.close();
+            } catch (IOException e) {
+                // a device's close wipes and releases; the volume closes it again
             }
-            opened.clear();
-            idle.clear();
+            device = null;
         }
     }
 }

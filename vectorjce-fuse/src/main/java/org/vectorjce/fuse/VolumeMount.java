@@ -27,8 +27,8 @@ import org.vectorjce.volumes.Volume;
  * <p><b>The file:</b> the mount's root folder holds exactly this one regular file, of
  * {@link Volume#payloadSize()} bytes, mode {@code 0600} ({@code 0400} read-only), owned by the user
  * running the JVM; the mount is visible to that user only (no {@code allow_other}) and the kernel
- * checks the modes ({@code default_permissions}). Reads and writes at any offset go through the
- * volume's payload channels, so writes are encrypted in place. The file never changes size: a
+ * checks the modes ({@code default_permissions}). Reads and writes at any offset go to the
+ * volume's {@link Volume#device() device} at that offset, so writes are encrypted in place. The file never changes size: a
  * write starting at or beyond its end is answered {@code ENOSPC} (a longer write ending past the
  * end writes what fits and returns the shorter count, as a block device does), a truncate to any
  * other size {@code EPERM}. {@code fsync} is {@link Volume#flush()} (the image's
@@ -39,9 +39,10 @@ import org.vectorjce.volumes.Volume;
  * the volume's API while the file is open may not be seen by that open file.
  *
  * <p><b>Threads and memory:</b> libfuse runs the requests on a few threads of its own, and jfuse a
- * loop thread; reads run side by side, a write alone. At most four payload channels are open
- * (each with its 1 MiB work buffer); nothing is allocated per request. {@link #close()} unmounts,
- * waits for the loop (10 s at most) and closes those channels; no thread is left.
+ * loop thread; reads run side by side, a write alone. At most four requests are on the device at
+ * once (each with a cipher and its 1 MiB work buffer); nothing is allocated per request.
+ * {@link #close()} unmounts, waits for the loop (10 s at most) and closes the device; no thread is
+ * left.
  *
  * <p><b>Ownership:</b> the volume stays the caller's, who closes it after this mount's
  * {@link #close()} (which does not close it). While mounted, the volume must not be closed.
@@ -154,7 +155,7 @@ public final class VolumeMount implements AutoCloseable {
     /**
      * Waits until the mount is gone: {@link #close()} (from another thread), or an unmount from
      * outside ({@code fusermount3 -u DIR}, {@code umount}), which it notices within
-     * {@value #POLL_MILLIS} ms and then ends libfuse's loop and closes the payload channels as
+     * {@value #POLL_MILLIS} ms and then ends libfuse's loop and closes the device as
      * {@link #close()} does.
      *
      * @throws InterruptedException when the waiting thread is interrupted
@@ -177,7 +178,7 @@ public final class VolumeMount implements AutoCloseable {
 
     /**
      * Unmounts (lazily: a process still holding the file open keeps only its descriptor), waits for
-     * libfuse's loop to end (10 s at most) and closes the payload channels this mount opened. Does
+     * libfuse's loop to end (10 s at most) and closes the device this mount opened. Does
      * not close the volume: the caller does, after this. Idempotent.
      *
      * @throws IOException when libfuse's loop did not end in time

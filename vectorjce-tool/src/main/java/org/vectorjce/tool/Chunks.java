@@ -9,7 +9,7 @@ import java.util.function.LongConsumer;
 
 /**
  * The commands' threaded copy loop ({@code vectorjce image}, {@code volume decrypt} and
- * {@code volume encrypt}): workers, each with state of its own (a cipher, a payload channel) and a
+ * {@code volume encrypt}): workers, each with state of its own (a cipher) and a
  * buffer it wipes at the end, take the next chunk of {@code [0, size)} in turn; the calling thread
  * reports progress every 200 ms; the first failure stops the others and is thrown once they have
  * all ended.

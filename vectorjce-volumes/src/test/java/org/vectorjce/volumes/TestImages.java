@@ -8,12 +8,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import org.vectorjce.volumes.luks.KeySlotOptions;
 import java.util.HexFormat;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.ByteBuffer;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -222,6 +224,52 @@ public final class TestImages {
             end++;
         }
         return new String(img, 4096, end - 4096, StandardCharsets.UTF_8);
+    }
+
+    /** A new sparse file of {@code size} bytes at {@code p} (zeros), for a tool to format. */
+    public static Path sparse(Path p, long size) throws IOException {
+        try (FileChannel f = FileChannel.open(p, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            f.write(ByteBuffer.allocate(1), size - 1);
+        }
+        return p;
+    }
+
+    /** cryptsetup's fast KDF options for {@code pbkdf}: 1000 PBKDF2 iterations, or Argon2 at 4 × 1 MiB, one lane. */
+    public static List<String> fastKdfOptions(String pbkdf) {
+        return pbkdf.equals("pbkdf2") ? List.of("--pbkdf-force-iterations", "1000")
+                : List.of("--pbkdf-force-iterations", "4", "--pbkdf-memory", "1024", "--pbkdf-parallel", "1");
+    }
+
+    /** {@code cryptsetup luksFormat --type luks2} of {@code img} with these options, passphrase "pw". */
+    public static void cryptsetupLuks2(Path img, String cipher, int bits, String pbkdf, String hash) throws Exception {
+        List<String> c = new ArrayList<>(List.of("cryptsetup", "luksFormat", "-q", "--type", "luks2", "--cipher", cipher,
+                "--key-size", String.valueOf(bits), "--pbkdf", pbkdf, "--hash", hash));
+        c.addAll(fastKdfOptions(pbkdf));
+        c.addAll(List.of("--key-file", "-", img.toString()));
+        ok("pw".getBytes(StandardCharsets.UTF_8), c.toArray(String[]::new));
+    }
+
+    /**
+     * {@code cryptsetup luksDump} of {@code img} without what is random (UUID, salts, digest) and
+     * the epoch (cryptsetup writes its header several times while formatting): two volumes with
+     * the same layout give the same text.
+     */
+    public static String luksLayout(Path img) throws Exception {
+        return ok(null, "cryptsetup", "luksDump", img.toString()).out().replaceAll("(?m)^(Epoch|UUID):.*$", "$1: -")
+                .replaceAll("(?m)^(\\t(Salt|Digest|AF hash)?:?\\s*)([0-9a-f]{2} )+\\s*$", "$1-")
+                .replaceAll("(?m)^\\t\\s+([0-9a-f]{2} )+\\s*$", "\\t-");
+    }
+
+    /**
+     * A LUKS2 volume cryptsetup formats with its header detached: {@code hdr} (16 MiB) and
+     * {@code data} (1 MiB) made here, {@code pass} in key slot 0 (PBKDF2, 1000 iterations).
+     */
+    public static void cryptsetupDetached(Path hdr, Path data, byte[] pass) throws Exception {
+        sparse(hdr, 16L << 20);
+        sparse(data, 1L << 20);
+        ok(pass, "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations",
+                "1000", "--header", hdr.toString(), "--key-file", "-", data.toString());
     }
 
     public static KeySlotOptions fast(String pbkdf) throws VolumeException {

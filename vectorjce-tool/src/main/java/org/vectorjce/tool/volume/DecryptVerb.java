@@ -49,9 +49,8 @@ final class DecryptVerb extends Verb {
         boolean done = false;
         try (FileChannel o = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             PayloadCopy.run(session, v, size, threads, "volume-decrypt", (plain, at, buf) -> {
-                plain.position(at);
                 while (buf.hasRemaining()) {
-                    if (plain.read(buf) < 0) {
+                    if (plain.read(buf, at + buf.position()) < 0) {
                         throw new IOException("The payload ended at byte " + (at + buf.position()));
                     }
                 }

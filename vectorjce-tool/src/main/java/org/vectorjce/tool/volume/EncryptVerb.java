@@ -17,8 +17,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code volume encrypt IN IMAGE}: the raw file {@code IN} into the payload of the LUKS volume in
  * {@code IMAGE} from its start, what {@code dd if=IN of=/dev/mapper/NAME} does after
- * {@code cryptsetup open}; {@code --threads} workers each with a payload channel of its own over 4
- * MiB chunks ({@link PayloadCopy}); a progress bar on stderr when it is a terminal. {@code IN}
+ * {@code cryptsetup open}; {@code --threads} workers writing the volume's device at the offsets of
+ * their 4 MiB chunks ({@link PayloadCopy}); a progress bar on stderr when it is a terminal. {@code IN}
  * larger than the payload is refused before anything is written. When {@code IN} ends inside a
  * sector, its bytes are written and the rest of that sector keeps its old plaintext; the payload
  * after {@code IN} is left as it was. The header is not touched. Nothing is synced to the storage
@@ -79,10 +79,7 @@ final class EncryptVerb extends Verb {
                             p += r;
                         }
                         buf.flip();
-                        plain.position(at);
-                        while (buf.hasRemaining()) {
-                            plain.write(buf);
-                        }
+                        plain.write(buf, at);
                     });
         }
         return Exits.OK;

@@ -2,16 +2,16 @@ package org.vectorjce.tool.volume;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
 
+import org.vectorjce.device.Device;
 import org.vectorjce.tool.Chunks;
 import org.vectorjce.volumes.Volume;
 import org.vectorjce.volumes.VolumeException;
 
 /**
  * The bulk copy of {@code decrypt} and {@code encrypt}: a volume's payload over 4 MiB chunks on
- * worker threads, each worker with a payload channel (its own cipher) of its own, and a progress
- * bar on stderr when it is a terminal.
+ * worker threads, all reading or writing the volume's one {@link Device} at their chunks' offsets
+ * (each call with a cipher of its own), and a progress bar on stderr when it is a terminal.
  */
 final class PayloadCopy {
     /** Bytes per work item: 4 MiB (many sector-cipher runs of 1 MiB). */
@@ -19,7 +19,7 @@ final class PayloadCopy {
 
     /** One chunk: {@code buf} is cleared and limited to the chunk's length. */
     interface Chunk {
-        void run(SeekableByteChannel payload, long at, ByteBuffer buf) throws IOException;
+        void run(Device plain, long at, ByteBuffer buf) throws IOException;
     }
 
     private PayloadCopy() {
@@ -27,19 +27,14 @@ final class PayloadCopy {
 
     /**
      * Runs {@code task} over the chunks of {@code [0, size)} ({@link Chunks}), on up to
-     * {@code threads} workers each with a payload channel of {@code v} of its own; a progress bar
-     * on stderr when it is a terminal.
+     * {@code threads} workers sharing one device of {@code v}; a progress bar on stderr when it is
+     * a terminal.
      */
     static void run(Session s, Volume v, long size, int threads, String name, Chunk task)
             throws IOException, VolumeException {
-        int n = (int) Math.max(1, Math.min(threads, (size + CHUNK - 1) / CHUNK));
-        SeekableByteChannel[] channels = new SeekableByteChannel[n];
-        for (int i = 0; i < n; i++) {
-            channels[i] = v.payload();
-        }
         boolean bar = s.onTerminal();
-        try {
-            Chunks.run(size, CHUNK, n, name, i -> (at, buf) -> task.run(channels[i], at, buf), done -> {
+        try (Device plain = v.device()) {
+            Chunks.run(size, CHUNK, threads, name, i -> (at, buf) -> task.run(plain, at, buf), done -> {
                 if (bar) {
                     progress(s, done, size);
                 }

@@ -18,8 +18,8 @@ import org.tukaani.xz.XZInputStream;
  * cryptsetup's {@code tests/tcrypt-images.tar.xz} (testvectors/tcrypt-images) and what
  * {@code tests/tcrypt-compat-test} knows about each image: its password, PIM, keyfiles, hints.
  */
-final class TcryptImages {
-    static final String PASSWORD = "aaaaaaaaaaaa", PASSWORD_HIDDEN = "bbbbbbbbbbbb",
+public final class TcryptImages {
+    public static final String PASSWORD = "aaaaaaaaaaaa", PASSWORD_HIDDEN = "bbbbbbbbbbbb",
             PASSWORD_72C = "aaaaaaaaaaaabbbbbbbbbbbbccccccccccccddddddddddddeeeeeeeeeeeeffffffffffff",
             PASSWORD_PIM = "cccccccccccccccccccc";
     static final int SERIAL_NORMAL = 0xDEADBABE, SERIAL_HIDDEN = 0xCAFEBABE;
@@ -39,7 +39,7 @@ final class TcryptImages {
      * The unpacked images, shared by this JVM's test classes: unpacked once into a temporary folder
      * that is removed at exit. Read them; write copies into a test's own folder.
      */
-    static synchronized Path shared() throws IOException {
+    public static synchronized Path shared() throws IOException {
         if (shared == null) {
             Path d = Files.createTempDirectory("vjce-tcrypt-images");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -52,6 +52,11 @@ final class TcryptImages {
             shared = unpack(d);
         }
         return shared;
+    }
+
+    /** A builder for the shared image {@code name} with the password {@code pw}. */
+    public static TcryptVolume.Builder at(String name, String pw) throws IOException {
+        return TcryptVolume.at(shared().resolve(name)).passphrase(pw.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Unpacks the tarball into {@code dir}; returns the folder tcrypt-images. */
@@ -97,10 +102,10 @@ final class TcryptImages {
     }
 
     /** One image, read from its name as tcrypt-compat-test reads it. */
-    record Image(String name, String hash, String mode, List<String> ciphers, boolean hidden, boolean system,
+    public record Image(String name, String hash, String mode, List<String> ciphers, boolean hidden, boolean system,
             boolean keyfiles, int pim, String password) {
 
-        static Image of(String name) {
+        public static Image of(String name) {
             String[] f = name.split("-");
             String hash = f[1];
             String mode = f[2];
@@ -122,7 +127,7 @@ final class TcryptImages {
         }
 
         /** The first cipher of the name: tcrypt-compat-test's {@code -c} hint. */
-        String cipherHint() {
+        public String cipherHint() {
             return ciphers.get(0);
         }
 

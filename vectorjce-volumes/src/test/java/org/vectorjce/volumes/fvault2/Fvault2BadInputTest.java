@@ -22,7 +22,6 @@ import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.SparseImages;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.VolumeException;
-import org.vectorjce.tool.volume.VolumeMainAccess;
 
 /**
  * Damaged and hostile FileVault 2 images, made from {@code small} in memory: bit flips in the Core
@@ -30,15 +29,33 @@ import org.vectorjce.tool.volume.VolumeMainAccess;
  * version, key size, offsets) rewritten with a good CRC-32C; offsets and sizes beyond the image
  * and beyond cryptsetup's 1 GiB; truncation; the key bag's XML replaced (re-encrypted with the
  * metadata key, its CRC fixed) by a DOCTYPE with an external entity, by XML that is not XML, by
- * wrong sizes and values. Each ends in the documented exception with one line naming the problem,
- * and the command ends in exit 1 with that line alone. The images are read-only channels: nothing
- * is written.
+ * wrong sizes and values. Each ends in the documented exception with one line naming the problem.
+ * The images are read-only channels: nothing is written.
+ *
+ * <p>The {@code volume} command's tests extend this class ({@code Fvault2BadInputCommandTest} in
+ * the tool module) and check through the {@code command*} hooks, which do nothing here, that the
+ * command ends in exit 1 with that line alone.
  */
-class Fvault2BadInputTest {
+public class Fvault2BadInputTest {
     private static final long LABEL = 4096, VGD = 4096 + 8192, METADATA = 2049L * 4096;
 
     @TempDir
-    Path dir;
+    protected Path dir;
+
+    /**
+     * A subclass's check that {@code decrypt} of {@code image} with the volume key in
+     * {@code volumeKey} into {@code out} exits 1 with {@code message} alone and leaves no
+     * {@code out}.
+     */
+    protected void commandDecryptRefuses(Path image, Path volumeKey, Path out, String message) throws Exception {
+    }
+
+    /**
+     * A subclass's check that {@code test} of {@code image} with {@code password} exits 1 with one
+     * line starting with {@code start}, no stack trace.
+     */
+    protected void commandSaysOneLine(Path image, String password, String start) throws Exception {
+    }
 
     private static SparseImages.Image image() throws Exception {
         return Fvault2Images.small().copy();
@@ -147,12 +164,8 @@ class Fvault2BadInputTest {
         Path f = cut.write(dir);
         Path key = dir.resolve("vk");
         Files.write(key, Fvault2Images.volumeKey());
-        VolumeMainAccess.Result r = VolumeMainAccess.run(null, "decrypt", "--type", "fvault2", "--volume-key-file",
-                key.toString(), f.toString(), dir.resolve("out").toString());
-        assertEquals(1, r.rc());
-        assertEquals("The logical volume (offset 67108864, size 167772160 bytes) ends beyond the image's 104857600 "
-                + "bytes\n", r.err());
-        assertFalse(Files.exists(dir.resolve("out")));
+        commandDecryptRefuses(f, key, dir.resolve("out"), "The logical volume (offset 67108864, size 167772160 bytes) "
+                + "ends beyond the image's 104857600 bytes");
     }
 
     @Test
@@ -287,18 +300,18 @@ class Fvault2BadInputTest {
                 fails(CorruptHeaderException.class, md.with(b305, b)));
     }
 
+    /** A key bag with a DOCTYPE, in an image file: refused with one line, as the command shows it. */
     @Test
-    void theCommandSaysOneLine() throws Exception {
+    void aDoctypeInAFileIsOneLine() throws Exception {
         Md md = Md.of(image());
         int kb = md.index(CoreStorage.TYPE_KEY_BAG);
         Path f = md.withXml(kb, 112, "<!DOCTYPE x SYSTEM \"http://127.0.0.1:9/x.dtd\"><dict/>").write(dir);
-        VolumeMainAccess.Result r = VolumeMainAccess.run(Fvault2Images.PASSWORD + "\n", "test", "--type", "fvault2",
-                f.toString());
-        assertEquals(1, r.rc());
-        assertTrue(r.err().startsWith("The key bag (block type 0x0019) is not well-formed XML or has a DOCTYPE"),
-                r.err());
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertFalse(r.err().contains("Exception"), r.err());
+        String start = "The key bag (block type 0x0019) is not well-formed XML or has a DOCTYPE";
+        VolumeException e = assertThrows(VolumeException.class, () -> Fvault2Volume.at(f)
+                .passphrase(Fvault2Images.PASSWORD.toCharArray()).open().close());
+        assertTrue(e.getMessage().startsWith(start), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        commandSaysOneLine(f, Fvault2Images.PASSWORD, start);
         assertStrictStrtoull();
     }
 

@@ -1,4 +1,4 @@
-package org.vectorjce.volumes.tcrypt;
+package org.vectorjce.tool.volume;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.vectorjce.volumes.TestImages;
-import org.vectorjce.tool.volume.VolumeMain;
+import org.vectorjce.volumes.tcrypt.TcryptImages;
 
 /**
  * {@code cryptsetup tcryptDump} (2.6, user space here) as the oracle: for every image it can dump,
@@ -40,7 +40,7 @@ import org.vectorjce.tool.volume.VolumeMain;
  * leaves TrueCrypt's rows out) and VeraCrypt RIPEMD-160 (655,331 iterations, no PIM gives it) and
  * BLAKE2s (not in 2.6) cannot be dumped.
  */
-class TcryptCryptsetupTest {
+class TcryptInfoCommandTest {
     static Path dir;
 
     /** A cipher or mode, and one image of it: {cipher or mode, image, hash, PIM or null}. */

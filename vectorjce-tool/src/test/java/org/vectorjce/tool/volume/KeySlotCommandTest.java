@@ -1,4 +1,4 @@
-package org.vectorjce.volumes;
+package org.vectorjce.tool.volume;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +17,7 @@ import org.vectorjce.volumes.luks.Luks1Format;
 import org.vectorjce.volumes.luks.Luks2Format;
 import org.vectorjce.volumes.luks.LuksKeySlot;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.tool.volume.VolumeMainAccess;
+import org.vectorjce.volumes.TestImages;
 
 /**
  * The {@code add-key}, {@code remove-key} and {@code change-key} commands: secrets from key files
@@ -55,7 +55,7 @@ class KeySlotCommandTest {
     }
 
     private Path luks2() throws Exception {
-        Path img = Luks2FormatTest.sparse(Files.createTempFile(dir, "l2", ".img"), 17L << 20);
+        Path img = TestImages.sparse(Files.createTempFile(dir, "l2", ".img"), 17L << 20);
         Luks2Format.luks2().keySize(256).keySlot(TestImages.fast("pbkdf2")).format(img, b("first"));
         return img;
     }
@@ -182,11 +182,26 @@ class KeySlotCommandTest {
     @Test
     void noRoomInTheKeyslotsArea() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path img = Luks2FormatTest.sparse(dir.resolve("tight.img"), 20L << 20);
+        Path img = TestImages.sparse(dir.resolve("tight.img"), 20L << 20);
         TestImages.ok(b("first"), "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--key-size", "256",
                 "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000", "--luks2-keyslots-size", "131072",
                 "--key-file", "-", img.toString());
         refused(img, 1, "No room in the LUKS2 keyslots area", "first\nnew\n", "add-key", img.toString(), FAST);
         refused(img, 1, "crash-safe change", "first\nnew\n", "change-key", img.toString(), FAST);
+    }
+
+    /** {@code add-key --header}: a detached LUKS2 header gets the slot, the data image is not written. */
+    @Test
+    void detachedHeader() throws Exception {
+        TestImages.assumeTool("cryptsetup");
+        Path hdr = dir.resolve("hdr.img"), data = dir.resolve("data.img");
+        TestImages.cryptsetupDetached(hdr, data, b("zero"));
+        byte[] dataBefore = Files.readAllBytes(data);
+        VolumeMainAccess.Result r = VolumeMainAccess.run("zero\nheader one\n", "add-key", data.toString(), "--header",
+                hdr.toString(), "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
+        assertEquals(0, r.rc(), r.err());
+        assertArrayEquals(dataBefore, Files.readAllBytes(data), "the data image is not written");
+        assertEquals(0, TestImages.run(b("header one"), "cryptsetup", "open", "--test-passphrase", "--header",
+                hdr.toString(), "--key-file", "-", "--key-slot", "1", data.toString()).rc());
     }
 }

@@ -87,26 +87,6 @@ class CryptsetupImagesTest {
         }
     }
 
-    /** volume decrypt with one and with three workers (the payload is two 4 MiB chunks): the same file, FAT inside. */
-    @Test
-    void decryptCommandWithThreads() throws Exception {
-        Path img = luks1.resolve("luks1_twofish-xts-plain64-sha256.img");
-        Path one = dir.resolve("one.raw"), three = dir.resolve("three.raw");
-        String key = luks1.resolve("keyfile1").toString();
-        assertEquals(0, org.vectorjce.tool.volume.VolumeMainAccess.run(null, "decrypt", img.toString(), one.toString(),
-                "--key-file", key, "--threads", "1").rc());
-        org.vectorjce.tool.volume.VolumeMainAccess.Result r = org.vectorjce.tool.volume.VolumeMainAccess.run(null,
-                "decrypt", img.toString(), three.toString(), "--key-file", key, "--threads", "3");
-        assertEquals(0, r.rc(), r.err());
-        assertEquals("", r.err(), "no progress bar when stderr is not a terminal");
-        byte[] a = Files.readAllBytes(one);
-        assertTrue(a.length > 4 << 20, "more than one chunk");
-        assertArrayEquals(a, Files.readAllBytes(three));
-        assertEquals("DEAD-BABE", TestImages.fatSerial(java.util.Arrays.copyOf(a, 512)));
-        assertEquals(1, org.vectorjce.tool.volume.VolumeMainAccess.run(null, "decrypt", img.toString(),
-                dir.resolve("x.raw").toString(), "--key-file", key, "--threads", "0").rc());
-    }
-
     @Test
     void luks1WrongKeyIsNoKeySlot() {
         Path img = luks1.resolve("luks1_aes-xts-plain64-sha256.img");

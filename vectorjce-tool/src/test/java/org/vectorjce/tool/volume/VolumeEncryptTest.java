@@ -1,4 +1,4 @@
-package org.vectorjce.volumes;
+package org.vectorjce.tool.volume;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,16 +21,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.tool.volume.VolumeMainAccess;
+import org.vectorjce.volumes.TestImages;
+import org.vectorjce.volumes.JdkXts;
 
 /**
  * {@code volume encrypt IN IMAGE} checked by the real tools: into volumes {@code qemu-img}
  * formatted (LUKS1, Twofish-XTS and AES-XTS; QEMU's own crypto), read back with {@code qemu-img
  * convert}; into volumes cryptsetup formatted (LUKS2 AES-XTS, 512- and 4096-byte sectors), whose
  * payload is decrypted with the volume key {@code luksDump --dump-volume-key} prints through
- * {@link JdkXts} (XTS on the JDK's AES, itself checked against IEEE 1619 here). IN ends inside a
- * sector: the rest of that sector and the payload after it keep their old plaintext. The refusals
- * leave the image's bytes as they were.
+ * {@link JdkXts} (XTS on the JDK's AES, itself checked against IEEE 1619 by the volumes module's
+ * {@code JdkXtsTest}). IN ends inside a sector: the rest of that sector and the payload after it
+ * keep their old plaintext. The refusals leave the image's bytes as they were.
  */
 class VolumeEncryptTest {
     @TempDir
@@ -129,34 +129,6 @@ class VolumeEncryptTest {
         r = VolumeMainAccess.run("PW q\n", "encrypt", in.toString(), img.toString(), "--threads", "4");
         assertEquals(0, r.rc(), r.err());
         assertArrayEquals(before, Files.readAllBytes(img));
-    }
-
-    /** JdkXts against IEEE 1619-2007 vectors 4 and 5 (512-byte data units 0 and 1, one key). */
-    @Test
-    void theJdkXtsOracleMatchesIeee1619() throws Exception {
-        String text = Files.readString(TestImages.folder().resolveSibling("ieee1619-2007-xts-aes")
-                .resolve("ieee1619-2007-appendixB-xts-aes.txt"));
-        String[] v4 = record(text, 4), v5 = record(text, 5);
-        HexFormat h = HexFormat.of();
-        assertEquals(v4[0], v5[0], "one key");
-        byte[] key = h.parseHex(v4[0]);
-        byte[] pt = concat(h.parseHex(v4[1]), h.parseHex(v5[1]));
-        byte[] ct = concat(h.parseHex(v4[2]), h.parseHex(v5[2]));
-        assertArrayEquals(ct, JdkXts.crypt(true, key, pt, 512));
-        assertArrayEquals(pt, JdkXts.crypt(false, key, ct, 512));
-    }
-
-    private static String[] record(String text, int vector) {
-        Matcher m = Pattern.compile("VECTOR = " + vector + "\\n[\\s\\S]*?KEY = (\\w+)\\n[\\s\\S]*?PLAINTEXT = (\\w+)\\n"
-                + "CIPHERTEXT = (\\w+)").matcher(text);
-        assertTrue(m.find(), "vector " + vector);
-        return new String[] {m.group(1), m.group(2), m.group(3)};
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] c = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, c, a.length, b.length);
-        return c;
     }
 
     @ParameterizedTest

@@ -37,7 +37,6 @@ import org.vectorjce.VectorJceProvider;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksKeySlot;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.tool.volume.VolumeMainAccess;
 
 /**
  * Volumes cryptsetup formats here (AES only: its Twofish needs the kernel; LRW needs the device
@@ -46,18 +45,18 @@ import org.vectorjce.tool.volume.VolumeMainAccess;
  * volume key must equal what {@code luksDump --dump-volume-key} shows; the info fields must match
  * {@code luksDump}; the payload must equal the provider's own sector cipher over the raw ciphertext.
  */
-class CryptsetupFormatTest {
+public class CryptsetupFormatTest {
     @TempDir
     Path dir;
 
-    record Case(String type, String cipher, int keyBits, String pbkdf, String hash, int sectorSize) {
+    public record Case(String type, String cipher, int keyBits, String pbkdf, String hash, int sectorSize) {
         @Override
         public String toString() {
             return type + " " + cipher + " " + keyBits + " " + pbkdf + "/" + hash + " " + sectorSize;
         }
     }
 
-    static Stream<Case> cases() {
+    public static Stream<Case> cases() {
         return Stream.of(
                 new Case("luks1", "aes-xts-plain64", 256, "pbkdf2", "sha1", 512),
                 new Case("luks1", "aes-xts-plain64", 512, "pbkdf2", "sha256", 512),
@@ -89,6 +88,49 @@ class CryptsetupFormatTest {
     @ParameterizedTest
     @MethodSource("cases")
     void cryptsetupVolumesOpen(Case c) throws Exception {
+        Made m = make(c, dir);
+        Path img = m.img(), key = m.key();
+        byte[] expectedKey = m.expectedKey(), cipherText = m.cipherText();
+        String dump = m.dump();
+        byte[] vk;
+        try (LuksVolume v = LuksVolume.at(img).keyFile(key).open()) {
+            assertEquals(0, v.keySlot().getAsInt());
+            vk = v.volumeKey();
+            assertArrayEquals(expectedKey, vk, "volume key");
+            checkInfo(c, v.info(), dump);
+            SeekableByteChannel p = v.payload();
+            byte[] plain = new byte[cipherText.length];
+            ByteBuffer b = ByteBuffer.wrap(plain);
+            while (b.hasRemaining() && p.read(b) > 0) {
+                // fill
+            }
+            assertArrayEquals(oracle(c, vk, cipherText), plain, "payload");
+        }
+        try (LuksVolume v = LuksVolume.at(img).passphrase("second passphrase".toCharArray()).open()) {
+            assertEquals(1, v.keySlot().getAsInt());
+            assertArrayEquals(expectedKey, v.volumeKey());
+        }
+        try (LuksVolume v = LuksVolume.at(img).passphrase("third ünïcode".toCharArray()).keySlot(3).open()) {
+            assertEquals(3, v.keySlot().getAsInt());
+        }
+        assertThrows(WrongPassphraseException.class,
+                () -> LuksVolume.at(img).passphrase("second passphrase".toCharArray()).keySlot(0).open());
+
+        cryptsetupAgrees(c, img);
+    }
+
+    /**
+     * A volume cryptsetup formatted as {@code c} says in {@code dir}: {@code key} in slot 0, the
+     * passphrases "second passphrase" and "third ünïcode" in slots 1 and 3, random ciphertext
+     * {@code cipherText} at the start of the payload; {@code dump} and {@code vkDump} are
+     * {@code luksDump}'s and {@code luksDump --dump-volume-key}'s output, {@code expectedKey} the
+     * key the latter shows.
+     */
+    public record Made(Path img, Path key, byte[] expectedKey, byte[] cipherText, String dump, String vkDump) {
+    }
+
+    /** Formats {@link Made}'s volume for {@code c} with cryptsetup (skipped without it). */
+    public static Made make(Case c, Path dir) throws Exception {
         TestImages.assumeTool("cryptsetup");
         Path img = dir.resolve("v.img");
         Path key = dir.resolve("key");
@@ -135,53 +177,7 @@ class CryptsetupFormatTest {
         byte[] expectedKey = dumpedKey(vkDump);
         assertEquals(c.keyBits() / 8, expectedKey.length);
 
-        byte[] vk;
-        try (LuksVolume v = LuksVolume.at(img).keyFile(key).open()) {
-            assertEquals(0, v.keySlot().getAsInt());
-            vk = v.volumeKey();
-            assertArrayEquals(expectedKey, vk, "volume key");
-            checkInfo(c, v.info(), dump);
-            SeekableByteChannel p = v.payload();
-            byte[] plain = new byte[cipherText.length];
-            ByteBuffer b = ByteBuffer.wrap(plain);
-            while (b.hasRemaining() && p.read(b) > 0) {
-                // fill
-            }
-            assertArrayEquals(oracle(c, vk, cipherText), plain, "payload");
-        }
-        try (LuksVolume v = LuksVolume.at(img).passphrase("second passphrase".toCharArray()).open()) {
-            assertEquals(1, v.keySlot().getAsInt());
-            assertArrayEquals(expectedKey, v.volumeKey());
-        }
-        try (LuksVolume v = LuksVolume.at(img).passphrase("third ünïcode".toCharArray()).keySlot(3).open()) {
-            assertEquals(3, v.keySlot().getAsInt());
-        }
-        assertThrows(WrongPassphraseException.class,
-                () -> LuksVolume.at(img).passphrase("second passphrase".toCharArray()).keySlot(0).open());
-
-        // The command: key file, first line of stdin, wrong passphrase.
-        assertEquals(0, VolumeMainAccess.run(null, "volume", "test", img.toString(), "--key-file", key.toString()).rc());
-        VolumeMainAccess.Result r = VolumeMainAccess.run("second passphrase\nignored", "test", img.toString(), "-v");
-        assertEquals(0, r.rc(), r.err());
-        assertEquals("Key slot 1 unlocked.\n", r.out());
-        r = VolumeMainAccess.run("third ünïcode", "test", img.toString(), "--key-file", "-", "-v");
-        assertEquals(0, r.rc(), r.err());
-        assertEquals("Key slot 3 unlocked.\n", r.out());
-        r = VolumeMainAccess.run("wrong\n", "test", img.toString());
-        assertEquals(2, r.rc());
-        assertEquals("No key slot opened with the passphrase given.\n", r.err());
-        r = VolumeMainAccess.run(null, "info", img.toString(), "--dump-volume-key", "-q", "--key-file", key.toString());
-        assertEquals(0, r.rc(), r.err());
-        assertArrayEquals(expectedKey, dumpedKey(r.out()));
-        assertEquals(vkDump, r.out(), "info --dump-volume-key prints what luksDump --dump-volume-key does");
-        r = VolumeMainAccess.run(null, "info", img.toString());
-        assertEquals(0, r.rc(), r.err());
-        // luksDump's layouts: LUKS1 the cipher's name and mode on lines of their own, LUKS2 the segment's cipher
-        int dash = c.cipher().indexOf('-');
-        assertTrue(c.type().equals("luks2") ? r.out().contains("\tcipher: " + c.cipher() + "\n")
-                : r.out().contains("Cipher name:   \t" + c.cipher().substring(0, dash) + "\n")
-                        && r.out().contains("Cipher mode:   \t" + c.cipher().substring(dash + 1) + "\n"), r.out());
-        cryptsetupAgrees(c, img);
+        return new Made(img, key, expectedKey, cipherText, dump, vkDump);
     }
 
     /** cryptsetup's own --test-passphrase agrees on each secret. */

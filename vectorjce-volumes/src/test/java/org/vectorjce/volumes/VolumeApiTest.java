@@ -22,9 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.tool.volume.VolumeMain;
 
-/** The API's contract: channels, detached headers, closing, the command in a JVM of its own, header fuzzing. */
+/** The API's contract: channels, detached headers, closing, header fuzzing. */
 class VolumeApiTest {
     @TempDir
     Path dir;
@@ -83,8 +82,6 @@ class VolumeApiTest {
                 assertEquals(0, v.info().payloadOffset(), type);
                 assertEquals(1 << 20, v.payloadSize(), type);
             }
-            assertEquals(0, org.vectorjce.tool.volume.VolumeMainAccess.run(null, "test", data.toString(), "--header",
-                    hdr.toString(), "--key-file", key.toString()).rc());
             // the data image alone is not a LUKS volume
             assertThrows(CorruptHeaderException.class, () -> LuksVolume.at(data).keyFile(key).open());
         }
@@ -128,25 +125,6 @@ class VolumeApiTest {
 
     private static String[] concat(String[]... parts) {
         return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
-    }
-
-    /** The main class in a JVM of its own: exit codes 0, 2, 1 and one line on stderr, no stack trace. */
-    @Test
-    void commandInItsOwnJvm() throws Exception {
-        Path img = TestImages.unxz("compatimage2.img.xz", dir);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = System.getProperty("java.class.path");
-        String main = VolumeMain.class.getName();
-        TestImages.Run r = TestImages.run("compatkey\n".getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main,
-                "test", img.toString(), "-S", "0");
-        assertEquals(0, r.rc(), r.err());
-        r = TestImages.run("wrong\n".getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "test", img.toString(),
-                "--key-slot", "0");
-        assertEquals(2, r.rc(), r.err());
-        assertEquals("No key slot opened with the passphrase given.\n", r.err());
-        r = TestImages.run(null, java, "-cp", cp, main, "info", dir.resolve("none").toString());
-        assertEquals(1, r.rc(), r.err());
-        assertEquals(1, r.err().lines().count(), r.err());
     }
 
     /**

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
@@ -33,13 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.volumes.CorruptHeaderException;
 import org.vectorjce.volumes.UnsupportedVolumeException;
 import org.vectorjce.volumes.WrongPassphraseException;
-import org.vectorjce.tool.volume.VolumeMain;
 
 /**
  * Wrong secrets, damaged images and the trial search without hints: the documented exception
  * with a message that names what failed and holds no secret, and the image untouched (bytes and
  * modification time). Also the cascade payloads against an independent XTS and LRW over Bouncy
- * Castle's engines, and the command's exit codes.
+ * Castle's engines.
  */
 class TcryptBadInputTest {
     static final String WRONG = "no header opened with the password, keyfiles and PIM given";
@@ -104,7 +100,7 @@ class TcryptBadInputTest {
 
     /**
      * A {@code -c} hint that matches no chain: refused before any key is derived, naming the hint
-     * and the chains there are; the command exits 1 with that one line.
+     * and the chains there are (the command's one line: the tool's {@code TcryptCommandTest}).
      */
     @Test
     void unknownChainNameIsRefusedByName() throws Exception {
@@ -113,10 +109,6 @@ class TcryptBadInputTest {
                 () -> at("tc_5-sha512-xts-aes", TcryptImages.PASSWORD).cipher("rijndael").open()).getMessage();
         assertTrue(m.contains("--cipher rijndael names no TrueCrypt/VeraCrypt cipher chain")
                 && m.contains("serpent-twofish-aes") && m.contains("kuznyechik"), m);
-        Result r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "-c", "rijndael", tc.toString());
-        assertEquals(1, r.rc());
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().contains("rijndael") && !r.err().contains("Exception"), r.err());
     }
 
     /**
@@ -323,68 +315,6 @@ class TcryptBadInputTest {
                 t[0] ^= (byte) 0x87;
             }
         }
-    }
-
-    record Result(int rc, String out, String err) {
-    }
-
-    static Result command(String stdin, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-        int rc = VolumeMain.run(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                null, args);
-        return new Result(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
-    @Test
-    void commandExitCodesAndDecrypt() throws Exception {
-        String img = dir.resolve("tc_5-sha512-xts-aes-twofish").toString();
-        Result r = command("wrong\n", "volume", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
-        assertEquals(2, r.rc());
-        assertEquals("No header opened with the password, keyfiles and PIM given.\n", r.err());
-        r = command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt", "-h", "sha512", "-c", "aes", "--threads", "1",
-                img);
-        assertEquals(0, r.rc(), r.err());
-        r = command("", "info", "--type", "tcrypt", dir.resolve("none").toString());
-        assertEquals(1, r.rc());
-        assertEquals(1, r.err().lines().count(), r.err());
-        r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", "--dump-volume-key", img);
-        assertEquals(1, r.rc(), "no terminal, no -q: refused");
-        r = command(TcryptImages.PASSWORD + "\n", "info", "--type", "tcrypt", dir.resolve("vc_1-sha512-xts-camellia").toString(),
-                "-h", "sha512", "-c", "camellia");
-        assertEquals(0, r.rc(), r.err());
-        assertTrue(r.out().contains("camellia"), r.out());
-        Path out = tmp.resolve("plain.img");
-        r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", "--hash=sha512", img, out.toString());
-        assertEquals(0, r.rc(), r.err());
-        try (TcryptVolume v = at("tc_5-sha512-xts-aes-twofish", TcryptImages.PASSWORD).hash("sha512").cipher("aes").open()) {
-            assertEquals(v.payloadSize(), Files.size(out));
-            ByteBuffer b = ByteBuffer.allocate((int) v.payloadSize());
-            v.payload().read(b);
-            assertArrayEquals(b.array(), Files.readAllBytes(out));
-        }
-        r = command(TcryptImages.PASSWORD + "\n", "decrypt", "--type", "tcrypt", img, out.toString());
-        assertEquals(1, r.rc(), "an existing OUT is refused");
-        r = command("x\n", "test", "--type", "tcrypt", "--veracrypt-pim", "-3", img);
-        assertEquals(1, r.rc());
-    }
-
-    /** The runnable jar's main class hands --type tcrypt to this command: exit codes in a JVM of its own. */
-    @Test
-    void volumeMainDispatchesTcryptInItsOwnJvm() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = System.getProperty("java.class.path");
-        String main = "org.vectorjce.tool.volume.VolumeMain";
-        String img = dir.resolve("tc_5-sha512-xts-aes-twofish").toString();
-        org.vectorjce.volumes.TestImages.Run r = org.vectorjce.volumes.TestImages.run(
-                (TcryptImages.PASSWORD + "\n").getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "volume", "info",
-                "--type", "tcrypt", "-h", "sha512", "-c", "aes", img);
-        assertEquals(0, r.rc(), r.err());
-        assertTrue(r.out().contains("Cipher chain:\ttwofish-aes"), r.out());
-        r = org.vectorjce.volumes.TestImages.run("wrong\n".getBytes(StandardCharsets.UTF_8), java, "-cp", cp, main, "test",
-                "--type=tcrypt", "-h", "sha512", "-c", "aes", img);
-        assertEquals(2, r.rc(), r.err());
-        assertEquals("No header opened with the password, keyfiles and PIM given.\n", r.err());
     }
 
     @Test

@@ -74,39 +74,4 @@ class Luks1FormatTest {
             assertArrayEquals(data, Files.readAllBytes(out), "QEMU reads the payload we wrote");
         }
     }
-
-    @org.junit.jupiter.api.Test
-    void formatCommand() throws Exception {
-        Path img = dir.resolve("c.img"), kf = dir.resolve("k");
-        Files.write(img, new byte[4 << 20]);
-        Files.write(kf, "command key\n".getBytes(StandardCharsets.UTF_8));
-        byte[] before = Files.readAllBytes(img);
-        // no -q and no terminal: refused, nothing written
-        org.vectorjce.tool.volume.VolumeMainAccess.Result r = org.vectorjce.tool.volume.VolumeMainAccess.run(null,
-                "format", img.toString(), "--key-file", kf.toString());
-        assertEquals(1, r.rc());
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertArrayEquals(before, Files.readAllBytes(img));
-        r = org.vectorjce.tool.volume.VolumeMainAccess.run(null, "format", img.toString(), "--type", "luks2", "-q");
-        assertEquals(1, r.rc());
-        assertArrayEquals(before, Files.readAllBytes(img));
-        r = org.vectorjce.tool.volume.VolumeMainAccess.run(null, "format", img.toString(), "--type", "luks1", "-q", "--key-file",
-                kf.toString(), "--cipher", "aes-cbc-essiv:sha256", "--key-size", "256", "--hash", "sha512",
-                "--pbkdf-force-iterations", "1000");
-        assertEquals(0, r.rc(), r.err());
-        r = org.vectorjce.tool.volume.VolumeMainAccess.run(null, "test", img.toString(), "--key-file", kf.toString(), "-v");
-        assertEquals(0, r.rc(), r.err());
-        assertEquals("Key slot 0 unlocked.\n", r.out());
-        if (TestImages.have("cryptsetup")) {
-            assertEquals(0, TestImages.run(null, "cryptsetup", "open", "--test-passphrase", "--key-file", kf.toString(),
-                    img.toString()).rc());
-        }
-        // too small a file: refused, one line
-        Path small = dir.resolve("s.img");
-        Files.write(small, new byte[1 << 20]);
-        r = org.vectorjce.tool.volume.VolumeMainAccess.run(null, "format", small.toString(), "--type", "luks1", "-q", "--key-file",
-                kf.toString(), "--pbkdf-force-iterations", "1000");
-        assertEquals(1, r.rc());
-        assertTrue(r.err().contains("needs"), r.err());
-    }
 }

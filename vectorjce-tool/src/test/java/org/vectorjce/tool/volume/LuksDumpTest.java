@@ -1,4 +1,4 @@
-package org.vectorjce.volumes;
+package org.vectorjce.tool.volume;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vectorjce.tool.volume.VolumeMainAccess;
+import org.vectorjce.volumes.TestImages;
 
 /**
  * {@code volume info} against {@code cryptsetup luksDump} on volumes cryptsetup makes: the same
@@ -34,7 +34,7 @@ class LuksDumpTest {
     @Test
     void luks2AsCryptsetup() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path img = Luks2FormatTest.sparse(dir.resolve("l2.img"), 20L << 20);
+        Path img = TestImages.sparse(dir.resolve("l2.img"), 20L << 20);
         Path k1 = keyFile("k1", "first"), k2 = keyFile("k2", "second"), k3 = keyFile("k3", "unbound");
         TestImages.ok(null, "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "argon2id",
                 "--pbkdf-force-iterations", "4", "--pbkdf-memory", "1024", "--pbkdf-parallel", "1", "--label", "a label",
@@ -77,7 +77,7 @@ class LuksDumpTest {
     @Test
     void luks1AsCryptsetup() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path img = Luks2FormatTest.sparse(dir.resolve("l1.img"), 4L << 20);
+        Path img = TestImages.sparse(dir.resolve("l1.img"), 4L << 20);
         Path k1 = keyFile("k1", "first"), k2 = keyFile("k2", "second");
         TestImages.ok(null, "cryptsetup", "luksFormat", "-q", "--type", "luks1", "--cipher", "aes-cbc-essiv:sha256",
                 "--key-size", "256", "--hash", "sha512", "--pbkdf-force-iterations", "1000", "--key-file",

@@ -64,11 +64,6 @@ class TcryptKeyfileFolderTest {
         Path one = Files.createDirectories(tmp.resolve("one"));
         Files.copy(dir.resolve("keyfile2"), one.resolve("k"));
         opens(vck().keyFile(dir.resolve("keyfile1")).keyFile(one));
-
-        // the command: --key-file DIR
-        TcryptBadInputTest.Result r = TcryptBadInputTest.command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt",
-                "-h", "sha512", "-c", "aes", "--key-file", kf.toString(), dir.resolve(IMAGE).toString());
-        assertEquals(0, r.rc(), r.err());
     }
 
     @Test
@@ -80,12 +75,6 @@ class TcryptKeyfileFolderTest {
         Files.copy(dir.resolve("keyfile1"), hiddenOnly.resolve(".keyfile1"));
         Files.createDirectories(hiddenOnly.resolve("sub"));
         assertThrows(VolumeException.class, () -> vck().keyFile(hiddenOnly));
-
-        TcryptBadInputTest.Result r = TcryptBadInputTest.command(TcryptImages.PASSWORD + "\n", "test", "--type", "tcrypt",
-                "--key-file", empty.toString(), dir.resolve(IMAGE).toString());
-        assertEquals(1, r.rc());
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().contains(empty.toString()), r.err());
     }
 
     /**

@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -25,7 +23,6 @@ import org.vectorjce.volumes.luks.KeySlotOptions;
 import org.vectorjce.volumes.luks.Luks2Format;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.tool.volume.VolumeMainAccess;
 
 /**
  * LUKS2 volumes we format, checked against cryptsetup: luksDump parses them and shows our layout
@@ -39,19 +36,13 @@ class Luks2FormatTest {
     @TempDir
     Path dir;
 
-    static Path sparse(Path p, long size) throws Exception {
-        try (FileChannel f = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            f.write(ByteBuffer.allocate(1), size - 1);
-        }
-        return p;
-    }
 
     @ParameterizedTest
     @CsvSource({"aes-xts-plain64,512,argon2id,sha256,4096", "aes-xts-plain64,256,argon2i,sha512,512",
         "aes-cbc-essiv:sha256,256,pbkdf2,sha1,2048", "aes-cbc-plain64,128,pbkdf2,sha256,512",
         "twofish-xts-plain64,512,argon2id,sha256,4096", "twofish-cbc-essiv:sha256,256,pbkdf2,sha512,512"})
     void formattedVolumesPassCryptsetup(String cipher, int bits, String pbkdf, String hash, int sector) throws Exception {
-        Path img = sparse(dir.resolve("f.img"), 18L << 20);
+        Path img = TestImages.sparse(dir.resolve("f.img"), 18L << 20);
         byte[] pw = "luks2 format pass".getBytes(StandardCharsets.UTF_8);
         KeySlotOptions o = KeySlotOptions.defaults().pbkdf(pbkdf).hash(hash)
                 .forceIterations(pbkdf.equals("pbkdf2") ? 1000 : 4).memoryKib(1024).parallel(1);
@@ -121,88 +112,17 @@ class Luks2FormatTest {
     @CsvSource({"aes-xts-plain64,512,argon2id,sha256", "aes-cbc-essiv:sha256,256,pbkdf2,sha512"})
     void sameLayoutAsCryptsetup(String cipher, int bits, String pbkdf, String hash) throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path ours = sparse(dir.resolve("ours.img"), 20L << 20), theirs = sparse(dir.resolve("theirs.img"), 20L << 20);
-        List<String> kdf = pbkdf.equals("pbkdf2") ? List.of("--pbkdf-force-iterations", "1000")
-                : List.of("--pbkdf-force-iterations", "4", "--pbkdf-memory", "1024", "--pbkdf-parallel", "1");
-        List<String> c = new ArrayList<>(List.of("cryptsetup", "luksFormat", "-q", "--type", "luks2", "--cipher", cipher,
-                "--key-size", String.valueOf(bits), "--pbkdf", pbkdf, "--hash", hash));
-        c.addAll(kdf);
-        c.addAll(List.of("--key-file", "-", theirs.toString()));
-        TestImages.ok("pw".getBytes(StandardCharsets.UTF_8), c.toArray(String[]::new));
-        List<String> v = new ArrayList<>(List.of("format", ours.toString(), "-q", "--cipher", cipher, "--key-size",
-                String.valueOf(bits), "--pbkdf", pbkdf, "--hash", hash));
-        v.addAll(kdf);
-        VolumeMainAccess.Result r = VolumeMainAccess.run("pw\n", v.toArray(String[]::new));
-        assertEquals(0, r.rc(), r.err());
-        assertEquals(normalised(TestImages.ok(null, "cryptsetup", "luksDump", theirs.toString()).out()),
-                normalised(TestImages.ok(null, "cryptsetup", "luksDump", ours.toString()).out()));
-    }
-
-    /** luksDump without its random fields and the epoch. */
-    private static String normalised(String dump) {
-        return dump.replaceAll("(?m)^(Epoch|UUID):.*$", "$1: -")
-                .replaceAll("(?m)^(\\t(Salt|Digest|AF hash)?:?\\s*)([0-9a-f]{2} )+\\s*$", "$1-")
-                .replaceAll("(?m)^\\t\\s+([0-9a-f]{2} )+\\s*$", "\\t-");
-    }
-
-    @Test
-    void formatCommandLuks2() throws Exception {
-        Path img = sparse(dir.resolve("c.img"), 17L << 20), kf = dir.resolve("k");
-        Files.write(kf, "command key".getBytes(StandardCharsets.UTF_8));
-        VolumeMainAccess.Result r = VolumeMainAccess.run(null, "format", img.toString(), "-q", "--key-file",
-                kf.toString(), "--pbkdf", "argon2id", "--pbkdf-memory", "1024", "--pbkdf-parallel", "1",
-                "--pbkdf-force-iterations", "4", "--sector-size", "512", "--cipher", "aes-xts-plain64", "--key-size", "256");
-        assertEquals(0, r.rc(), r.err());
-        LuksInfo info = LuksVolume.at(img).info();
-        assertEquals(2, info.version());
-        assertEquals(512, info.sectorSize());
-        assertEquals(256, info.keyBits());
-        assertEquals("argon2id", info.keySlots().get(0).kdf());
-        assertEquals(1024, info.keySlots().get(0).memoryKib());
-        assertEquals(4, info.keySlots().get(0).time());
-        assertEquals(1, info.keySlots().get(0).cpus());
-        r = VolumeMainAccess.run("command key\n", "test", img.toString(), "-v");
-        assertEquals(0, r.rc(), r.err());
-        if (TestImages.have("cryptsetup")) {
-            assertEquals(0, TestImages.run(null, "cryptsetup", "open", "--test-passphrase", "--key-file",
-                    kf.toString(), img.toString()).rc());
+        Path ours = TestImages.sparse(dir.resolve("ours.img"), 20L << 20);
+        Path theirs = TestImages.sparse(dir.resolve("theirs.img"), 20L << 20);
+        TestImages.cryptsetupLuks2(theirs, cipher, bits, pbkdf, hash);
+        KeySlotOptions o = KeySlotOptions.defaults().pbkdf(pbkdf).hash(hash);
+        if (pbkdf.equals("pbkdf2")) {
+            o.forceIterations(1000);
+        } else {
+            o.forceIterations(4).memoryKib(1024).parallel(1);
         }
-        // the first line of standard input as the passphrase, default type luks2, default sector size 4096
-        Path img2 = sparse(dir.resolve("d.img"), 17L << 20);
-        r = VolumeMainAccess.run("stdin pass\nignored\n", "format", img2.toString(), "-q", "--pbkdf", "pbkdf2",
-                "--pbkdf-force-iterations", "1000");
-        assertEquals(0, r.rc(), r.err());
-        assertEquals(4096, LuksVolume.at(img2).info().sectorSize());
-        assertEquals(0, VolumeMainAccess.run("stdin pass\n", "test", img2.toString()).rc());
+        Luks2Format.luks2().cipher(cipher).keySize(bits).keySlot(o).format(ours, "pw".getBytes(StandardCharsets.UTF_8));
+        assertEquals(TestImages.luksLayout(theirs), TestImages.luksLayout(ours));
     }
 
-    @Test
-    void formatRefusals() throws Exception {
-        Path kf = dir.resolve("k");
-        Files.write(kf, "k".getBytes(StandardCharsets.UTF_8));
-        Path small = sparse(dir.resolve("small.img"), 16L << 20);
-        refused(small, "needs", "format", small.toString(), "-q", "--key-file", kf.toString(),
-                "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
-        Path img = sparse(dir.resolve("ok.img"), 17L << 20);
-        refused(img, "sector", "format", img.toString(), "-q", "--key-file", kf.toString(), "--sector-size", "1000");
-        refused(img, "camellia", "format", img.toString(), "-q", "--key-file", kf.toString(), "--cipher",
-                "camellia-xts-plain64", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
-        refused(img, "too low", "format", img.toString(), "-q", "--key-file", kf.toString(), "--pbkdf", "argon2id",
-                "--pbkdf-force-iterations", "2", "--pbkdf-memory", "1024");
-        refused(img, "pbkdf2 only", "format", img.toString(), "--type", "luks1", "-q", "--key-file", kf.toString(),
-                "--pbkdf", "argon2id");
-        refused(img, "empty", "format", img.toString(), "-q", "--pbkdf", "pbkdf2", "--pbkdf-force-iterations", "1000");
-        refused(img, "confirmation", "format", img.toString(), "--key-file", kf.toString());
-    }
-
-    /** The command exits 1 with one line containing {@code words}, and {@code img} is unchanged. */
-    static void refused(Path img, String words, String... args) throws Exception {
-        byte[] before = Files.readAllBytes(img);
-        VolumeMainAccess.Result r = VolumeMainAccess.run(null, args);
-        assertEquals(1, r.rc(), r.err());
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().toLowerCase().contains(words.toLowerCase()), r.err());
-        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
-        assertArrayEquals(before, Files.readAllBytes(img), "the image was written");
-    }
 }

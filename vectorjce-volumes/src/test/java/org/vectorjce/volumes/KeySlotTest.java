@@ -39,7 +39,7 @@ class KeySlotTest {
 
     /** A volume cryptsetup formats with {@code key} in slot 0, fast KDF costs. */
     static Path cryptsetupVolume(Path dir, String type, String pbkdf, byte[] key) throws Exception {
-        Path img = Luks2FormatTest.sparse(dir.resolve(type + "-" + pbkdf + ".img"), 20L << 20);
+        Path img = TestImages.sparse(dir.resolve(type + "-" + pbkdf + ".img"), 20L << 20);
         List<String> c = new ArrayList<>(List.of("cryptsetup", "luksFormat", "-q", "--type", type, "--key-size", "256"));
         c.addAll(kdf(type, pbkdf));
         c.addAll(List.of("--key-file", "-", img.toString()));
@@ -122,15 +122,12 @@ class KeySlotTest {
     @Test
     void detachedHeader() throws Exception {
         TestImages.assumeTool("cryptsetup");
-        Path hdr = Luks2FormatTest.sparse(dir.resolve("hdr.img"), 16L << 20);
-        Path data = Luks2FormatTest.sparse(dir.resolve("data.img"), 1L << 20);
-        TestImages.ok(b("zero"), "cryptsetup", "luksFormat", "-q", "--type", "luks2", "--pbkdf", "pbkdf2",
-                "--pbkdf-force-iterations", "1000", "--header", hdr.toString(), "--key-file", "-", data.toString());
+        Path hdr = dir.resolve("hdr.img"), data = dir.resolve("data.img");
+        TestImages.cryptsetupDetached(hdr, data, b("zero"));
         byte[] dataBefore = Files.readAllBytes(data);
-        org.vectorjce.tool.volume.VolumeMainAccess.Result r = org.vectorjce.tool.volume.VolumeMainAccess.run(
-                "zero\nheader one\n", "add-key", data.toString(), "--header", hdr.toString(), "--pbkdf", "pbkdf2",
-                "--pbkdf-force-iterations", "1000");
-        assertEquals(0, r.rc(), r.err());
+        try (LuksVolume v = LuksVolume.at(data).header(hdr).passphrase(b("zero")).readWrite().open()) {
+            assertEquals(1, v.addKeySlot(b("header one"), fast("pbkdf2")));
+        }
         assertArrayEquals(dataBefore, Files.readAllBytes(data), "the data image is not written");
         assertEquals(0, TestImages.run(b("header one"), "cryptsetup", "open", "--test-passphrase", "--header",
                 hdr.toString(), "--key-file", "-", "--key-slot", "1", data.toString()).rc());
@@ -143,7 +140,7 @@ class KeySlotTest {
      */
     @Test
     void argon2Calibration() throws Exception {
-        Path img = Luks2FormatTest.sparse(dir.resolve("cal.img"), 17L << 20);
+        Path img = TestImages.sparse(dir.resolve("cal.img"), 17L << 20);
         org.vectorjce.volumes.luks.Luks2Format.luks2().keySize(256)
                 .keySlot(KeySlotOptions.defaults().pbkdf("argon2id").iterTime(100).memoryKib(8192).parallel(2))
                 .format(img, b("calibrated"));
@@ -172,7 +169,7 @@ class KeySlotTest {
         Path l1 = dir.resolve("in1.img");
         Files.write(l1, new byte[3 << 20]);
         org.vectorjce.volumes.luks.Luks1Format.luks1().keySize(256).iterations(1000).format(l1, b("x"));
-        Path l2 = Luks2FormatTest.sparse(dir.resolve("in2.img"), 17L << 20);
+        Path l2 = TestImages.sparse(dir.resolve("in2.img"), 17L << 20);
         org.vectorjce.volumes.luks.Luks2Format.luks2().keySize(256).keySlot(fast("pbkdf2")).format(l2, b("x"));
         for (Path img : List.of(l1, l2)) {
             byte[] before = Files.readAllBytes(img);
@@ -191,7 +188,7 @@ class KeySlotTest {
 
     @Test
     void readOnlyVolumeRefusesChanges() throws Exception {
-        Path img = Luks2FormatTest.sparse(dir.resolve("ro.img"), 17L << 20);
+        Path img = TestImages.sparse(dir.resolve("ro.img"), 17L << 20);
         org.vectorjce.volumes.luks.Luks2Format.luks2().keySlot(fast("pbkdf2")).format(img, b("x"));
         byte[] before = Files.readAllBytes(img);
         try (LuksVolume v = LuksVolume.at(img).passphrase(b("x")).open()) {

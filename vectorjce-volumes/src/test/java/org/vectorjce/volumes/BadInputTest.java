@@ -22,22 +22,24 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.vectorjce.volumes.luks.LuksInfo;
 import org.vectorjce.volumes.luks.LuksVolume;
-import org.vectorjce.tool.volume.VolumeMainAccess;
 
 /**
  * Forged and damaged headers, made from cryptsetup's compatimage (LUKS1) and compatimage2 (LUKS2,
  * its JSON rewritten with consistent checksums so only the field under test is wrong): each ends
- * in the documented exception naming the problem, the command exits 1 with one line and no stack
- * trace, and the image is not written.
+ * in the documented exception naming the problem, and the image is not written.
+ *
+ * <p>The {@code volume} command's tests extend this class ({@code BadInputCommandTest} in the tool
+ * module) and run the command on the same images through the {@code command*} hooks, which do
+ * nothing here.
  */
-class BadInputTest {
+public class BadInputTest {
     @TempDir
     static Path shared;
-    static byte[] luks1, luks2;
+    protected static byte[] luks1, luks2;
     static String json;
 
     @TempDir
-    Path dir;
+    protected Path dir;
 
     @BeforeAll
     static void unpack() throws Exception {
@@ -47,7 +49,7 @@ class BadInputTest {
         json = TestImages.luks2Json(l2);
     }
 
-    private Path image(byte[] content) throws Exception {
+    protected Path image(byte[] content) throws Exception {
         Path p = Files.createTempFile(dir, "img", ".bin");
         Files.write(p, content);
         return p;
@@ -60,19 +62,36 @@ class BadInputTest {
         return p;
     }
 
-    /** {@code open} fails with {@code type} whose message contains {@code words}; the command says one line. */
-    private static <T extends VolumeException> T refused(Class<T> type, Path img, String words, String pass)
+    /**
+     * A subclass's check that the command refuses {@code img} with {@code pass}, saying
+     * {@code words} in one line.
+     */
+    protected void commandRefuses(Path img, String words, String pass) throws Exception {
+    }
+
+    /** A subclass's check that the command's {@code info} of {@code img} shows a warning. */
+    protected void commandWarns(Path img) throws Exception {
+    }
+
+    /**
+     * A subclass's check that the command refuses to open key slot {@code slot} of {@code img} with
+     * {@code pass}, saying {@code words}.
+     */
+    protected void commandRefusesSlot(Path img, String pass, int slot, String words) throws Exception {
+    }
+
+    /**
+     * {@code open} fails with {@code type} whose message contains {@code words}, as does the
+     * command ({@link #commandRefuses}); the image is not written.
+     */
+    private <T extends VolumeException> T refused(Class<T> type, Path img, String words, String pass)
             throws Exception {
         Files.setLastModifiedTime(img, FileTime.fromMillis(1_000_000_000_000L));
         byte[] before = Files.readAllBytes(img);
         Executable open = () -> LuksVolume.at(img).passphrase(pass.toCharArray()).open().close();
         T e = assertThrows(type, open);
         assertTrue(e.getMessage().contains(words), () -> "'" + words + "' not in: " + e.getMessage());
-        VolumeMainAccess.Result r = VolumeMainAccess.run(pass + "\n", "test", img.toString());
-        assertEquals(1, r.rc(), r.err());
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().contains(words), r.err());
-        assertFalse(r.err().contains("Exception") || r.err().contains("\tat "), r.err());
+        commandRefuses(img, words, pass);
         assertArrayEquals(before, Files.readAllBytes(img), "the image was written");
         assertEquals(FileTime.fromMillis(1_000_000_000_000L), Files.getLastModifiedTime(img));
         return e;
@@ -209,9 +228,7 @@ class BadInputTest {
                 assertTrue(i.warnings().get(0).contains(bad == 0 ? "using the secondary" : "using the primary"),
                         i.warnings().get(0));
             }
-            VolumeMainAccess.Result r = VolumeMainAccess.run(null, "info", p.toString());
-            assertEquals(0, r.rc());
-            assertTrue(r.out().contains("Warning: "), r.out());
+            commandWarns(p);
         }
         byte[] b = luks2.clone();
         b[16000] ^= 1;
@@ -258,30 +275,7 @@ class BadInputTest {
                 () -> LuksVolume.at(p).passphrase("compatkey".toCharArray()).keySlot(1).open());
         assertTrue(e.getMessage().contains("-Xmx"), e.getMessage());
         assertTrue(e.getMessage().contains("4096 MiB"), e.getMessage());
-        VolumeMainAccess.Result r = VolumeMainAccess.run("compatkey\n", "test", p.toString(), "--key-slot", "1");
-        assertEquals(1, r.rc());
-        assertTrue(r.err().contains("-Xmx"), r.err());
-    }
-
-    @Test
-    void commandErrors() throws Exception {
-        VolumeMainAccess.Result r = VolumeMainAccess.run(null, "info", dir.resolve("missing.img").toString());
-        assertEquals(1, r.rc());
-        assertEquals("No such file: " + dir.resolve("missing.img") + "\n", r.err());
-        r = VolumeMainAccess.run(null, "frobnicate");
-        assertEquals(1, r.rc());
-        assertEquals(1, r.err().lines().count());
-        r = VolumeMainAccess.run(null, "test", image(luks2).toString(), "--key-slot", "x");
-        assertEquals(1, r.rc());
-        r = VolumeMainAccess.run("compatkey\n", "test", image(luks2).toString(), "--key-slot", "5");
-        assertEquals(1, r.rc());
-        assertEquals("Key slot 5 is not active\n", r.err());
-        r = VolumeMainAccess.run("nope\n", "test", image(luks2).toString());
-        assertEquals(2, r.rc());
-        // --dump-volume-key without -q and no terminal: refused, nothing dumped
-        r = VolumeMainAccess.run("compatkey\n", "info", image(luks2).toString(), "--dump-volume-key");
-        assertEquals(1, r.rc());
-        assertEquals("", r.out());
+        commandRefusesSlot(p, "compatkey", 1, "-Xmx");
     }
 
     /** A volume opened from a path never opens it for writing (a read-only file opens fine). */
