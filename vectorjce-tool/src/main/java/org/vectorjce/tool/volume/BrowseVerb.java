@@ -3,6 +3,7 @@ package org.vectorjce.tool.volume;
 import java.nio.file.Path;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,12 +25,8 @@ final class BrowseVerb extends FilesVerbs.FilesVerb {
             + "standard input, after the volume's passphrase) and require it with the user name volume (HTTP "
             + "Basic) instead of the token in the address; needs --tls-cert and --tls-key.")
     boolean password;
-    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Serve HTTPS with this X.509 certificate "
-            + "chain (PEM, the server's first); with --tls-key.")
-    Path tlsCert;
-    @Option(names = "--tls-key", paramLabel = "FILE", description = "The certificate's private key: "
-            + "unencrypted PKCS#8 PEM (BEGIN PRIVATE KEY).")
-    Path tlsKey;
+    @Mixin
+    TlsOptions tls;
 
     BrowseVerb(Session session) {
         super(session);
@@ -37,7 +34,7 @@ final class BrowseVerb extends FilesVerbs.FilesVerb {
 
     @Override
     public Integer call() throws Exception {
-        return new BrowseCommand(session).browse(image, listen, password, tlsCert, tlsKey, env(),
+        return new BrowseCommand(session).browse(image, listen, password, tls.cert, tls.key, env(),
                 () -> open("browse", image));
     }
 }

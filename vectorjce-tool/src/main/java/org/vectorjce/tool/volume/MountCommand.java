@@ -86,28 +86,9 @@ final class MountCommand {
             boolean ro = readOnly || v.readOnly();
             AutoCloseable m = (AutoCloseable) call(c.getMethod("mount", Volume.class, Path.class, String.class,
                     boolean.class), null, v, dir, name, ro);
-            List<Object> restore = new ArrayList<>();
-            try {
-                if (signals) {
-                    Signals.onStop(() -> {
-                        try {
-                            m.close();
-                        } catch (Exception e) {
-                            // the loop did not end in time: the main thread's close reports it
-                        }
-                    }, restore);
-                }
-                err.println("Mounted " + image + " (" + v.info().format().typeName() + ", " + v.payloadSize()
-                        + " bytes, " + (ro ? "read-only" : "read-write") + ") as " + dir.resolve(name)
-                        + "; fusermount3 -u " + dir + ", SIGINT or SIGTERM unmounts.");
-                err.flush();
-                out.println(dir.resolve(name));
-                out.flush();
-                call(c.getMethod("awaitUnmount"), m);
-            } finally {
-                m.close();
-                Signals.restore(restore);
-            }
+            serve(c, m, dir.resolve(name).toString(), "Mounted " + image + " (" + v.info().format().typeName()
+                    + ", " + v.payloadSize() + " bytes, " + (ro ? "read-only" : "read-write") + ") as "
+                    + dir.resolve(name) + "; fusermount3 -u " + dir + ", SIGINT or SIGTERM unmounts.");
             v.flush();
         }
         return Exits.OK;
@@ -135,29 +116,38 @@ final class MountCommand {
             } catch (IOException e) {
                 throw new VolumeException("Cannot mount on " + dir + ": " + e.getMessage());
             }
-            List<Object> restore = new ArrayList<>();
-            try {
-                if (signals) {
-                    Signals.onStop(() -> {
-                        try {
-                            m.close();
-                        } catch (Exception e) {
-                            // the loop did not end in time: the main thread's close reports it
-                        }
-                    }, restore);
-                }
-                out.println(dir);
-                out.flush();
-                err.println("Mounted the files of " + image + " (" + DiskFiles.describe(facts) + ") read-only on "
-                        + dir + "; fusermount3 -u " + dir + ", Ctrl-C or SIGTERM unmounts.");
-                err.flush();
-                call(c.getMethod("awaitUnmount"), m);
-            } finally {
-                m.close();
-                Signals.restore(restore);
-            }
+            serve(c, m, dir.toString(), "Mounted the files of " + image + " (" + DiskFiles.describe(facts)
+                    + ") read-only on " + dir + "; fusermount3 -u " + dir + ", Ctrl-C or SIGTERM unmounts.");
         }
         return Exits.OK;
+    }
+
+    /**
+     * Runs the mount {@code m} (of class {@code c}) until it is gone: SIGINT and SIGTERM unmount
+     * it, {@code line} goes to standard error and {@code path} to standard output, then it waits
+     * for the unmount and closes {@code m} whatever happens.
+     */
+    private void serve(Class<?> c, AutoCloseable m, String path, String line) throws Exception {
+        List<Object> restore = new ArrayList<>();
+        try {
+            if (signals) {
+                Signals.onStop(() -> {
+                    try {
+                        m.close();
+                    } catch (Exception e) {
+                        // the loop did not end in time: the main thread's close reports it
+                    }
+                }, restore);
+            }
+            err.println(line);
+            err.flush();
+            out.println(path);
+            out.flush();
+            call(c.getMethod("awaitUnmount"), m);
+        } finally {
+            m.close();
+            Signals.restore(restore);
+        }
     }
 
     /** {@code method} on {@code target}, its own exception unwrapped. */

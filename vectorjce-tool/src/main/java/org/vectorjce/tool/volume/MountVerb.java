@@ -11,12 +11,12 @@ import picocli.CommandLine.Parameters;
  * file of a FUSE mount, or with {@code --files} the filesystem inside as the mount's tree.
  */
 @Command(name = "mount", sortOptions = false, description = {"Shows the plaintext of IMAGE as the one file "
-        + "DIR/NAME (NAME: IMAGE's file name) of a FUSE mount, until fusermount3 -u DIR, SIGINT or SIGTERM: "
+        + "DIR/NAME (NAME: IMAGE's file name) of a FUSE mount, or with --files the files of the filesystem inside "
+        + "IMAGE as the read-only tree of DIR, until fusermount3 -u DIR, SIGINT or SIGTERM. The plaintext is "
         + "read-write for LUKS and TrueCrypt/VeraCrypt (unless --read-only), read-only for BitLocker and "
-        + "FileVault 2. It prints the file's "
-        + "path on standard output. The volume is unlocked as test unlocks it.",
-        "", "With --files it shows the files of the filesystem inside IMAGE (a volume or a plain disk image, "
-        + "the filesystem chosen as ls chooses it) as the tree of DIR instead, read-only, and prints DIR.",
+        + "FileVault 2. It prints the file's path (with --files: DIR) on standard output. The volume is unlocked "
+        + "as test unlocks it; with --files IMAGE may be a plain disk image too, and the filesystem is chosen "
+        + "as ls chooses it.",
         "", "Needs Java 22 or newer (bin/volume finds a JDK 25) and libfuse3 with fusermount3 (Debian, "
         + "Ubuntu: apt-get install fuse3); every other verb runs on Java 17. The image is locked as serve "
         + "locks it."})

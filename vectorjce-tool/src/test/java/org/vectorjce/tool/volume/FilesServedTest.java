@@ -157,6 +157,22 @@ class FilesServedTest {
     }
 
     @Test
+    void aWrongSecretExits2BeforeListening() throws Exception {
+        Path wrong = dir.resolve("wrong");
+        Files.writeString(wrong, "not it");
+        // mount says first what FUSE lacks (exit 1), before it asks for a secret
+        boolean fuse = Tools.have("fusermount3") && Files.isWritable(Path.of("/dev/fuse"));
+        for (String verb : fuse ? new String[] {"browse", "mount"} : new String[] {"browse"}) {
+            String[] args = verb.equals("browse") ? new String[] {verb, luks.toString(), "--key-file", wrong.toString()}
+                    : new String[] {verb, "--files", luks.toString(), dir.toString(), "--key-file", wrong.toString()};
+            VolumeMainAccess.Result r = VolumeMainAccess.run(null, args);
+            assertEquals(2, r.rc(), verb + ": " + r.err());
+            assertEquals("", r.out(), verb);
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+    }
+
+    @Test
     void passwordWithoutTlsAndPartitionWithoutFilesAreUsageErrors() {
         VolumeMainAccess.Result r = VolumeMainAccess.run("pw\n", "browse", luks.toString(), "--key-file",
                 key.toString(), "--password");
