@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystem;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +15,7 @@ import org.vectorjce.fs.FsInfo;
 import org.vectorjce.fs.Partition;
 import org.vectorjce.fs.Lvm;
 import org.vectorjce.volumes.Volume;
+import org.vectorjce.volumes.VolumeFormat;
 
 /**
  * The device the file verbs read (a volume's plaintext or a plain disk image), the filesystem on
@@ -34,6 +36,53 @@ final class DiskFiles {
             try (Volume v = volume) {
                 device.close();
             }
+        }
+    }
+
+    /** Opens the device a verb reads; the caller closes it. */
+    @FunctionalInterface
+    interface Opener {
+        Opened open() throws Exception;
+    }
+
+    /**
+     * What {@code browse} and {@code mount --files} show of what they serve, in order: the
+     * volume's format (or "plain image"), the partition when there is a table, the filesystem and
+     * its label when it has one.
+     */
+    static Map<String, String> facts(Opened o, FileSystem fs) {
+        Map<String, String> facts = new LinkedHashMap<>();
+        facts.put("format", o.volume() == null ? "plain image" : formatName(o.volume().info().format()));
+        Partition p = DiskFileSystems.partition(fs);
+        if (!"none".equals(p.scheme())) {
+            facts.put("partition", Lvm.SCHEME.equals(p.scheme()) ? p.name() : p.number() + " (" + p.scheme() + ")");
+        }
+        FsInfo info = DiskFileSystems.info(fs);
+        facts.put("filesystem", info.type());
+        if (!info.label().isEmpty()) {
+            facts.put("label", info.label());
+        }
+        return facts;
+    }
+
+    /** {@link #facts} as a phrase: {@code LUKS2, ext4 "backup"}. */
+    static String describe(Map<String, String> facts) {
+        String label = facts.get("label");
+        return facts.get("format") + (facts.containsKey("partition") ? ", partition " + facts.get("partition") : "")
+                + ", " + facts.get("filesystem") + (label == null ? "" : " \"" + label + "\"");
+    }
+
+    /** A format's name as people know it. */
+    static String formatName(VolumeFormat f) {
+        switch (f) {
+            case TCRYPT:
+                return "TrueCrypt/VeraCrypt";
+            case BITLK:
+                return "BitLocker";
+            case FVAULT2:
+                return "FileVault 2";
+            default:
+                return f.name();
         }
     }
 

@@ -24,8 +24,14 @@ public final class Passphrase {
      * {@code max} bytes.
      */
     public static byte[] read(InputStream stdin, Console console, int max) throws IOException, VolumeException {
+        return read(stdin, console, max, "Enter passphrase: ");
+    }
+
+    /** {@link #read(InputStream, Console, int)} with the prompt {@code prompt} on a terminal. */
+    static byte[] read(InputStream stdin, Console console, int max, String prompt) throws IOException,
+            VolumeException {
         if (console != null && System.console() == console && isTerminal()) {
-            char[] c = console.readPassword("Enter passphrase: ");
+            char[] c = console.readPassword("%s", prompt);
             if (c == null) {
                 throw new VolumeException("No passphrase read");
             }

@@ -170,8 +170,16 @@ final class ServeCommand {
         return new Listen(dir.resolve(name + ".sock"), dir, null);
     }
 
-    /** {@code [HOST:]PORT} ({@code [v6]:PORT} for an IPv6 literal); no host: the loopback address. */
+    /** {@code --tcp}'s {@link #address}. */
     static InetSocketAddress tcpAddress(String s) throws UsageException {
+        return address("--tcp", s);
+    }
+
+    /**
+     * The value {@code s} of {@code option}: {@code [HOST:]PORT} ({@code [v6]:PORT} for an IPv6
+     * literal); no host: the loopback address.
+     */
+    static InetSocketAddress address(String option, String s) throws UsageException {
         String host = null;
         String port = s;
         int colon = s.lastIndexOf(':');
@@ -189,7 +197,7 @@ final class ServeCommand {
             p = -1;
         }
         if (p < 0 || p > 65535) {
-            throw new UsageException("--tcp " + s + ": [HOST:]PORT with a port of 0 to 65535");
+            throw new UsageException(option + " " + s + ": [HOST:]PORT with a port of 0 to 65535");
         }
         if (host == null || host.isEmpty()) {
             return new InetSocketAddress(InetAddress.getLoopbackAddress(), p);
@@ -197,7 +205,7 @@ final class ServeCommand {
         try {
             return new InetSocketAddress(InetAddress.getByName(host), p);
         } catch (UnknownHostException e) {
-            throw new UsageException("--tcp " + s + ": unknown host " + host);
+            throw new UsageException(option + " " + s + ": unknown host " + host);
         }
     }
 

@@ -35,12 +35,8 @@ final class ServeVerb extends Verb {
     @Option(names = "--export-name", paramLabel = "NAME", description = "The export's name (default: the "
             + "empty name, which a client naming none gets).")
     String exportName;
-    @Option(names = "--tls-cert", paramLabel = "FILE", description = "Require TLS 1.3 with this X.509 "
-            + "certificate chain (PEM, the server's first), as qemu-nbd's server-cert.pem; with --tls-key.")
-    Path tlsCert;
-    @Option(names = "--tls-key", paramLabel = "FILE", description = "The certificate's private key: "
-            + "unencrypted PKCS#8 PEM (BEGIN PRIVATE KEY), as qemu-nbd's server-key.pem.")
-    Path tlsKey;
+    @Mixin
+    TlsOptions tls;
     @Option(names = "--foreground", description = "Serve in this process until SIGINT or SIGTERM: the "
             + "default and the only way (run it in the background with your shell's &, or under systemd).")
     boolean foreground;
@@ -52,6 +48,6 @@ final class ServeVerb extends Verb {
     @Override
     public Integer call() throws Exception {
         return new ServeCommand(session.out, session.err, session.signals).serve(image, socket, tcp, readOnly,
-                exportName, tlsCert, tlsKey, write -> FormatCommands.unlock(session, unlock, "serve", image, write));
+                exportName, tls.cert, tls.key, write -> FormatCommands.unlock(session, unlock, "serve", image, write));
     }
 }

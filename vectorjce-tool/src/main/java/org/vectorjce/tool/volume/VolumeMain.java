@@ -36,6 +36,8 @@ import picocli.CommandLine.Spec;
  * volume serve IMAGE [--socket PATH | --tcp [HOST:]PORT] [--read-only] [--export-name N] [--tls-cert F --tls-key F]
  *              [unlock options]
  * volume mount IMAGE DIR [--read-only] [unlock options]
+ * volume mount --files IMAGE DIR [--partition N|VG/LV] [--code-page CHARSET] [unlock options]
+ * volume browse IMAGE [--listen HOST:PORT] [--password --tls-cert F --tls-key F] [--partition N|VG/LV] [unlock options]
  * volume fs IMAGE [--json] [unlock options]
  * volume ls IMAGE [PATH] [-l] [-R] [--json] [--streams] [--partition N|VG/LV] [unlock options]
  * volume cat IMAGE PATH [--partition N|VG/LV] [unlock options]
@@ -69,7 +71,8 @@ import picocli.CommandLine.Spec;
                 + "where they overlap. A LUKS volume's version is read from its header; info, test and decrypt "
                 + "read TrueCrypt/VeraCrypt volumes with --type tcrypt, BitLocker volumes with --type bitlk and "
                 + "FileVault 2 volumes with --type fvault2. serve (NBD) and mount (FUSE) use any of them in place; fs, ls, cat "
-                + "and get read the partitions and files inside them, or inside a plain disk image."},
+                + "and get read the partitions and files inside them, or inside a plain disk image; browse (a web page "
+                + "and WebDAV) and mount --files (FUSE) show those files to every program."},
         footerHeading = "%nSecrets:%n",
         footer = {"The existing passphrase is the --key-file's bytes (-: all of standard input), else the first "
                 + "line of standard input when it is not a terminal, else a prompt without echo. Each verb's "
@@ -132,7 +135,7 @@ public final class VolumeMain implements Callable<Integer> {
         List<Object> all = List.of(new InfoVerb(session), new TestVerb(session), new DecryptVerb(session),
                 new EncryptVerb(session), new FormatVerb(session), new AddKeyVerb(session), new RemoveKeyVerb(session),
                 new ChangeKeyVerb(session), new ServeVerb(session), new MountVerb(session), new FilesVerbs.Fs(session),
-                new FilesVerbs.Ls(session), new FilesVerbs.Cat(session), new FilesVerbs.Get(session));
+                new FilesVerbs.Ls(session), new FilesVerbs.Cat(session), new FilesVerbs.Get(session), new BrowseVerb(session));
         String wanted = first.equals("help") && argv.length > 1 ? argv[1] : first;
         for (Object verb : all) {
             Command c = verb.getClass().getAnnotation(Command.class);
@@ -206,7 +209,7 @@ public final class VolumeMain implements Callable<Integer> {
     public Integer call() {
         throw new CommandLine.ParameterException(spec.commandLine(),
                 "No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount, fs, "
-                + "ls, cat, get or help");
+                + "ls, cat, get, browse or help");
     }
 
     /** {@code volume --version}: the module's version (a filtered resource) and the JVM it runs on. */

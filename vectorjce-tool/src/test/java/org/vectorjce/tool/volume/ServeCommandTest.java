@@ -36,7 +36,7 @@ import org.vectorjce.volumes.luks.Luks2Format;
 class ServeCommandTest {
     private static final String PW = "serve me";
 
-    /** A running {@code volume serve}: its process, the URI it printed, and its stderr. */
+    /** A running {@code volume serve} (or {@code browse}, {@code mount}): its process, the first line it printed, and its stderr. */
     record Served(Process p, String uri, CompletableFuture<String> err) implements AutoCloseable {
         int stop() throws Exception {
             p.destroy();    // SIGTERM
@@ -51,9 +51,17 @@ class ServeCommandTest {
     }
 
     static Served serve(String stdin, String... args) throws Exception {
+        return start("serve", stdin, args);
+    }
+
+    /**
+     * {@code volume VERB ARGS} in a process of its own, {@code stdin} its standard input; returns
+     * once it has printed its first line (a URI, or the mount's path).
+     */
+    static Served start(String verb, String stdin, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xmx256m", "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
-                VolumeMain.class.getName(), "serve"));
+                "-Xmx256m", "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), VolumeMain.class.getName(), verb));
         cmd.addAll(Arrays.asList(args));
         Process p = new ProcessBuilder(cmd).start();
         p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
@@ -81,11 +89,11 @@ class ServeCommandTest {
             uri = line.get(60, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             p.destroyForcibly().waitFor();
-            throw new AssertionError("serve printed no URI in 60 s; stderr: " + err.get(), e);
+            throw new AssertionError(verb + " printed nothing in 60 s; stderr: " + err.get(), e);
         }
         if (uri == null) {
             p.waitFor(30, TimeUnit.SECONDS);
-            throw new AssertionError("serve printed no URI; rc " + p.exitValue() + ", stderr: " + err.get());
+            throw new AssertionError(verb + " printed nothing; rc " + p.exitValue() + ", stderr: " + err.get());
         }
         return new Served(p, uri, err);
     }

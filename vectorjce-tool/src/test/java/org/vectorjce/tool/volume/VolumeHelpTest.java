@@ -37,7 +37,11 @@ class VolumeHelpTest {
             Map.entry("ls", concat(List.of("IMAGE", "PATH", "-l", "-R,", "--recursive", "--json", "--streams", "--partition",
                     "--code-page"), TCRYPT)),
             Map.entry("cat", concat(List.of("IMAGE", "PATH", "--partition", "--code-page"), TCRYPT)),
-            Map.entry("get", concat(List.of("IMAGE", "PATH... DEST", "--force", "-f,", "--partition", "--code-page"), TCRYPT)));
+            Map.entry("get", concat(List.of("IMAGE", "PATH... DEST", "--force", "-f,", "--partition", "--code-page"), TCRYPT)),
+            Map.entry("browse", concat(List.of("IMAGE", "--listen", "--password", "--tls-cert", "--tls-key", "--partition",
+                    "--code-page"), TCRYPT)),
+            Map.entry("mount", concat(List.of("IMAGE", "DIR", "--files", "--read-only", "--partition", "--code-page"),
+                    TCRYPT)));
 
     private static List<String> concat(List<String> a, List<String> b) {
         return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
@@ -45,7 +49,7 @@ class VolumeHelpTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"info", "test", "decrypt", "encrypt", "format", "add-key", "remove-key", "change-key", "fs",
-        "ls", "cat", "get"})
+        "ls", "cat", "get", "browse", "mount"})
     void everyVerbHasHelpListingItsOptions(String verb) {
         VolumeMainAccess.Result r = VolumeMainAccess.run(null, verb, "--help");
         assertEquals(0, r.rc(), r.err());
@@ -86,7 +90,7 @@ class VolumeHelpTest {
         oneLine("Missing required parameter: 'OUT' (see 'volume decrypt --help')", "decrypt", "x.img");
         oneLine("Unknown command frobnicate (see 'volume --help')", "frobnicate");
         oneLine("No verb given: info, test, decrypt, encrypt, format, add-key, remove-key, change-key, serve, mount, fs,"
-                + " ls, cat, get or help"
+                + " ls, cat, get, browse or help"
                 + " (see 'volume --help')");
         oneLine("Unknown option: '--pbkdf' (see 'volume remove-key --help')", "remove-key", "x.img", "--pbkdf",
                 "pbkdf2");
