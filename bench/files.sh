@@ -28,7 +28,9 @@
 #  (d) the whole get again with JAVA_OPTS=-Xmx64m: it must succeed in a small heap (same check);
 #  (e) issue 50: `rclone copy` of the whole tree from `volume browse LUKS --key-file KEY` (started
 #      once, not timed; rclone's webdav backend, its default 4 transfers) beside `volume get` (goal:
-#      ratio get / rclone >= 0.70);
+#      ratio get / rclone >= 0.70). rclone's webdav backend paces its requests at least 10 ms
+#      apart whatever --transfers says (Debian's 1.60 has no option for it), so a tree of many small
+#      files measures that pacer: 20,000 files take 200 s or more from any server;
 #  (f) issue 50: `cp -a MNT/. DEST` out of `volume mount --files LUKS MNT --key-file KEY`, mounted
 #      afresh before each cp (the kernel's FUSE caches cold; not timed), beside `volume get` (goal
 #      >= 0.70);
@@ -591,10 +593,12 @@ for line in sys.stdin:
     print("url = \"%s%s\"\noutput = \"/dev/null\"" % (base, urllib.parse.quote(line.rstrip("\n"))))' "$url" >"$work/curl.cfg"
           for r in $(seq "$rounds"); do
             timed one curl -sSf -K "$work/curl.cfg"
+            pids=()
             for i in 1 2 3 4; do
               ( timed t curl -sSf -K "$work/curl.cfg"; echo "$t" >"$work/four.$i" ) &
+              pids+=($!)
             done
-            wait
+            wait "${pids[@]}"  # the four clients (not the browse server, also a child)
             line="$f: round $r: one client $(cell "$one" "$one_cpu"); four at once:" worst=""
             for i in 1 2 3 4; do
               t=$(cat "$work/four.$i") q=$(ratio "$one" "$t")
