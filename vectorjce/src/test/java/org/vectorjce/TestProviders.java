@@ -1,5 +1,6 @@
 package org.vectorjce;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +21,31 @@ public final class TestProviders {
     private static final Map<String, VectorJceProvider> BY_KERNEL = new ConcurrentHashMap<>();
     private static volatile VectorJceProvider current = BASE;
 
+    /**
+     * {@code -Dvectorjce.test.kernels=vector}: the tests that run every kernel run only the Vector
+     * API ones. The pom's AVX2 execution sets it: there only those kernels' machine code differs
+     * from default-test's (C2 compiles their vector operations for the narrower ISA); the scalar
+     * kernels' bytecode and results are the same, and they run forced in default-test, in the
+     * no-vector-module execution and on JDK 17 (it-jdk17).
+     */
+    private static final boolean VECTOR_KERNELS_ONLY = "vector".equals(System.getProperty("vectorjce.test.kernels"));
+
     private TestProviders() {
+    }
+
+    /**
+     * The kernels of {@code algorithm} that the tests which run every kernel force in this JVM:
+     * every kernel that can run here ({@code KernelRegistry.availableNames}, best first), or only
+     * the vector ones under {@code -Dvectorjce.test.kernels=vector}. Fails when none is left.
+     */
+    public static List<String> kernelsToTest(String algorithm) {
+        List<String> all = org.vectorjce.internal.registry.KernelRegistry.availableNames(algorithm);
+        List<String> k = VECTOR_KERNELS_ONLY ? all.stream().filter(n -> n.contains("-vec")).toList() : all;
+        if (k.isEmpty()) {
+            throw new AssertionError("no " + (VECTOR_KERNELS_ONLY ? "vector " : "") + algorithm
+                    + " kernel available here (all: " + all + ")");
+        }
+        return k;
     }
 
     /** The one-block scalar reference kernel of {@code algorithm}, which runs on every JVM. */

@@ -5,7 +5,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import javax.crypto.Cipher;
-import org.vectorjce.internal.registry.KernelRegistry;
 
 /**
  * One decoded fuzz case: a transformation, a kernel, a key (of a valid or invalid length, with the
@@ -212,7 +211,7 @@ final class CipherProgram {
 
     static CipherProgram decode(FuzzInput in) {
         Spec spec = SPECS.get(in.intIn(0, SPECS.size() - 1));
-        List<String> kernels = KernelRegistry.availableNames(spec.alg());
+        List<String> kernels = org.vectorjce.TestProviders.kernelsToTest(spec.alg());
         String kernel = kernels.get(in.intIn(0, kernels.size() - 1));
 
         // Key: mostly a valid length; sometimes an invalid one, an alias or a wrong algorithm name.

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
 import org.vectorjce.VectorJceProvider;
-import org.vectorjce.internal.registry.KernelRegistry;
 import org.vectorjce.kat.Kat.Direction;
 import org.vectorjce.kat.Kat.Outcome;
 
@@ -44,13 +43,9 @@ public final class KatRunner {
         return TestProviders.current();
     }
 
-    /** Kernel names of {@code algorithm} that can run here; fails when there is none. */
+    /** Kernel names of {@code algorithm} to test here ({@link TestProviders#kernelsToTest}); fails when there is none. */
     public static List<String> kernels(String algorithm) {
-        List<String> k = KernelRegistry.availableNames(algorithm);
-        if (k.isEmpty()) {
-            throw new AssertionError("no " + algorithm + " kernel available");
-        }
-        return k;
+        return TestProviders.kernelsToTest(algorithm);
     }
 
     /** Runs {@code body} with the kernel of {@code algorithm} forced to {@code kernel}. */
