@@ -37,7 +37,7 @@ import org.cryptomator.jfuse.api.TimeSpec;
  * API asks for it, path by path (fuse.h, {@code struct fuse_operations}).
  *
  * <p>Reads: {@code getattr} from {@link TreeAttributes}; {@code readdir} streamed with offsets
- * ({@link TreeDirectory}); {@code open} opens the file's {@link SeekableByteChannel}, which each
+ * ({@link TreeDirectory}), with each entry's attributes when the kernel asks for READDIRPLUS; {@code open} opens the file's {@link SeekableByteChannel}, which each
  * {@code read} reads at its offset (a {@link FileChannel} positionally, any other channel under
  * its own lock: libfuse's threads may read one open file at once), nothing buffered here;
  * {@code readlink} the target as the filesystem stores it; {@code statfs} from the
@@ -228,6 +228,9 @@ final class TreeFileSystem implements FuseOperations {
             return -errno.ebadf();
         }
         String prefix = p.length() <= 1 ? "/" : p + "/";
+        // READDIRPLUS (fuse.h FUSE_READDIR_PLUS): each entry carries getattr's attributes, so
+        // that `ls -l`, `find` and `cp -a` over a folder need no LOOKUP of each name after it
+        boolean plus = (flags & FuseOperations.FUSE_READDIR_PLUS) != 0;
         try {
             d.list(offset, new TreeDirectory.Sink() {
                 @Override
@@ -236,7 +239,7 @@ final class TreeFileSystem implements FuseOperations {
                     // number, as readdir(3) skips an entry whose d_ino is 0
                     String of = name.equals(".") || p.length() <= 1 ? p
                             : p.substring(0, Math.max(1, p.lastIndexOf('/')));
-                    return fill(filler, name, resolve(of), of, next);
+                    return fill(filler, name, resolve(of), of, next, false);
                 }
 
                 @Override
@@ -246,7 +249,7 @@ final class TreeFileSystem implements FuseOperations {
                             || name.indexOf('\0') >= 0) {
                         return true; // a crafted disk's entry no path can name: left out, as the kernel would refuse it
                     }
-                    return fill(filler, name, entry, prefix + name, next);
+                    return fill(filler, name, entry, prefix + name, next, plus);
                 }
             });
             return 0;
@@ -255,8 +258,11 @@ final class TreeFileSystem implements FuseOperations {
         }
     }
 
-    /** Adds one entry with its type and inode number; false when libfuse's buffer is full. */
-    private boolean fill(DirFiller filler, String name, Path path, String fusePath, long next) {
+    /**
+     * Adds one entry with its type and inode number, or with all its attributes when {@code plus}
+     * (and they could be read); false when libfuse's buffer is full.
+     */
+    private boolean fill(DirFiller filler, String name, Path path, String fusePath, long next, boolean plus) {
         TreeAttributes.Info info;
         try {
             info = attributes.read(path, fusePath);
@@ -264,6 +270,9 @@ final class TreeFileSystem implements FuseOperations {
             info = null; // listed without a type; its getattr reports the error
         }
         TreeAttributes.Info i = info;
+        if (plus && i != null) {
+            return filler.fill(name, st -> attributes.fill(i, st), next, DirFiller.FUSE_FILL_DIR_PLUS) == 0;
+        }
         return filler.fill(name, st -> attributes.fillEntry(i, fusePath, st), next, 0) == 0;
     }
 
