@@ -195,6 +195,12 @@ public final class TestImages {
      */
     public static void rewriteLuks2Json(Path image, String json) throws Exception {
         byte[] img = Files.readAllBytes(image);
+        rewriteLuks2Json(img, json);
+        Files.write(image, img);
+    }
+
+    /** {@link #rewriteLuks2Json(Path, String)} on an image's bytes (at least both header copies). */
+    public static void rewriteLuks2Json(byte[] img, String json) throws Exception {
         long hdrSize = java.nio.ByteBuffer.wrap(img).getLong(8);
         for (long at : new long[] {0, hdrSize}) {
             int a = (int) at;
@@ -204,7 +210,6 @@ public final class TestImages {
             System.arraycopy(j, 0, img, a + 4096, j.length);
             resum(img, a, (int) hdrSize);
         }
-        Files.write(image, img);
     }
 
     /** Recomputes the SHA-256 checksum of the LUKS2 header copy at {@code at}. */

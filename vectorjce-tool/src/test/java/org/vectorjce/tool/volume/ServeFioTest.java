@@ -114,7 +114,8 @@ class ServeFioTest {
         Files.copy(org.vectorjce.volumes.tcrypt.TcryptFilesAccess.images().resolve("vc_1-sha512-xts-aes"), img);
         byte[] header = Arrays.copyOf(Files.readAllBytes(img), 131072);
         String pw = org.vectorjce.volumes.tcrypt.TcryptFilesAccess.PASSWORD + "\n";
-        try (ServeCommandTest.Served s = ServeCommandTest.serve(pw, img.toString(), "--type", "tcrypt",
+        // hinted: the load is what is checked; ServeCommandTest serves this image unhinted
+        try (ServeCommandTest.Served s = ServeCommandTest.serve(pw, img.toString(), "--type", "tcrypt", "-h", "sha512",
                 "--socket", dir.resolve("vc.sock").toString())) {
             // the export is smaller than four 8 MiB quarters: fio's own size, split in four
             String info = TestImages.ok(null, "nbdinfo", "--size", s.uri()).out().trim();
