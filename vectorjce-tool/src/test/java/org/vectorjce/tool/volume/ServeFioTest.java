@@ -30,9 +30,9 @@ import org.vectorjce.volumes.luks.Luks2Format;
  * random 4 KiB reads and writes with crc32c verification, each job on its own quarter of the
  * export ({@code size} and {@code offset_increment}) so that one job's writes never meet another's
  * verification; a second each ({@code runtime}: some 15,000 requests here, each job's blocks
- * about twice). LUKS2 and LUKS1 read-write, then the image's header is unchanged and cryptsetup still opens the key slot; a copy of cryptsetup's
- * VeraCrypt image likewise, its header unchanged. Skips, naming
- * fio, where fio or its nbd engine is missing.
+ * about twice). LUKS2 and LUKS1 read-write, then the image's header is unchanged and cryptsetup
+ * still opens the key slot; a copy of cryptsetup's VeraCrypt image likewise, its header
+ * unchanged. Skips, naming fio, where fio or its nbd engine is missing.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ServeFioTest {
