@@ -44,10 +44,10 @@ train() {
   rm -f "$work/new.aot"
 }
 train .aot 300 --add-modules jdk.incubator.vector -cp "$jar" org.vectorjce.tool.volume.AotTraining "$work/run" "${bitlk[@]}"
-# without the vector module, as bin/volume runs these command lines (so that the JVM can use the
-# caches' linked classes)
-train .help.aot 120 -cp "$jar" org.vectorjce.tool.volume.AotTraining --help-cache
+# without the vector module and with the serial collector, as bin/volume runs these command lines
+# (so that the JVM can use the caches' linked classes)
+train .help.aot 120 -XX:+UseSerialGC -cp "$jar" org.vectorjce.tool.volume.AotTraining --help-cache
 if [ ${#bitlk[@]} -gt 0 ]; then
-  train .base.aot 120 -cp "$jar" org.vectorjce.tool.volume.AotTraining --base-cache "${bitlk[0]}"
+  train .base.aot 120 -XX:+UseSerialGC -cp "$jar" org.vectorjce.tool.volume.AotTraining --base-cache "${bitlk[0]}"
 fi
 exit 0
