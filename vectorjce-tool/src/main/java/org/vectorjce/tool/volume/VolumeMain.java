@@ -161,7 +161,7 @@ public final class VolumeMain implements Callable<Integer> {
         String[] argv = args.length > 0 && args[0].equals("volume") ? Arrays.copyOfRange(args, 1, args.length) : args;
         PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
-        if (UsageText.print(argv, o)) {
+        if (UsageText.print(argv, o)) {   // --help's text as the build rendered it, without picocli's model
             out.flush();
             return Exits.OK;
         }
