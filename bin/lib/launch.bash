@@ -7,8 +7,9 @@
 #
 # JAR_GLOB is relative to the repository root. JAVA_OPTS, when set, goes to the JVM before -jar
 # (e.g. JAVA_OPTS="-XX:UseAVX=2 -Dvectorjce.constantTime=true"). On a JDK 25+, the jar's AOT cache
-# (the same name with .aot; .help.aot for --version and --help, which run without the vector module)
-# is used where the build made one.
+# (the same name with .aot) is used where the build made one; the command lines no vector kernel
+# serves run without the vector module, on caches of their own (.help.aot for --version and
+# --help; .base.aot for volume test and info of a BitLocker volume).
 
 # The search below runs before every command, so it starts no process of its own: bash builtins
 # read each candidate's release file (a JDK's, JEP 220), and the results come back in variables.
@@ -76,6 +77,19 @@ find_jdk25() {
   find_jdk25_home && echo "$jdk25"
 }
 
+# Whether the arguments of volume test or info name a BitLocker volume (--type bitlk, -M bitlk): no
+# vector kernel serves them (the key stretch is SHA-256, the keys are unwrapped with a few AES
+# blocks). A form this misses runs with the vector module, as any other command.
+bitlk_type() {
+  local a prev=""
+  for a in "$@"; do
+    case $prev in --type|-M) [ "$a" = bitlk ] && return 0 ;; esac
+    case $a in --type=bitlk|-Mbitlk|-M=bitlk) return 0 ;; esac
+    prev=$a
+  done
+  return 1
+}
+
 launch() {
   local name=$1 glob=$2; shift 2
   local root jar home java opts=() jdk25 f
@@ -105,9 +119,22 @@ launch() {
     case "${1:-}" in
       --version|-V|--help|-h|help|"")
         # Only words, no cipher: without the vector module, whose presence keeps the JVM from using
-        # a cache's linked classes (JDK 25), and with the cache trained on --help alone.
+        # a cache's linked classes (JDK 25), and with the cache trained on --version and --help.
         aot=${jar%.jar}.help.aot ;;
+      test|info)
+        if [ "$name" = volume ] && bitlk_type "${@:2}"; then
+          aot=${jar%.jar}.base.aot   # as above: no vector kernel would serve them
+        else
+          opts=(--add-modules jdk.incubator.vector)
+        fi ;;
       *) opts=(--add-modules jdk.incubator.vector) ;;
+    esac
+    # The command lines without the vector module allocate a few MB and end: the serial collector
+    # spares them G1's set-up (its regions, remembered sets and threads), ~20 ms; the JVM picks it
+    # itself on a machine with one processor or less than 1792 MB. Not where JAVA_OPTS picks a collector.
+    case "${opts[*]:-} | ${JAVA_OPTS:-}" in
+      *add-modules*|*Use*GC*) ;;
+      *) opts+=(-XX:+UseSerialGC) ;;
     esac
     case " ${JAVA_OPTS:-} " in
       *AOTCache*|*AOTMode*|*-Xshare*|*SharedArchiveFile*) ;;

@@ -23,8 +23,17 @@ import java.util.Random;
  * output is discarded; it stops with status 1 at the first command that does not succeed
  * (the tool's tests run it too, so a verb or option renamed there shows).
  *
+ * <p>{@code bin/volume} runs some command lines without the vector module (with it, a JDK 25 JVM
+ * cannot use a cache's linked classes), on caches of their own: {@code --help-cache} trains the
+ * one for {@code --version} and {@code --help}; {@code --base-cache} the one for {@code test} and
+ * {@code info} of a BitLocker volume, which no vector kernel would serve (its key stretch is
+ * SHA-256, its keys are unwrapped with a few AES blocks): {@code test --type bitlk} and
+ * {@code info --type bitlk} of {@code BITLOCKER_IMAGE}.
+ *
  * <pre>
- * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR [BITLOCKER_IMAGE]
+ * java -XX:AOTCacheOutput=FILE --add-modules jdk.incubator.vector -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR [BITLOCKER_IMAGE]
+ * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining --help-cache
+ * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining --base-cache BITLOCKER_IMAGE
  * </pre>
  */
 public final class AotTraining {
@@ -32,11 +41,18 @@ public final class AotTraining {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: AotTraining DIR [BITLOCKER_IMAGE]");
+        String failed;
+        if (args.length == 1 && args[0].equals("--help-cache")) {
+            failed = run(List.of(new Step(null, "--version"), new Step(null, "--help")));
+        } else if (args.length == 2 && args[0].equals("--base-cache")) {
+            failed = trainBase(Path.of(args[1]));
+        } else if ((args.length == 1 || args.length == 2) && !args[0].startsWith("--")) {
+            failed = train(Path.of(args[0]), args.length == 2 ? Path.of(args[1]) : null);
+        } else {
+            System.err.println("usage: AotTraining DIR [BITLOCKER_IMAGE] | --help-cache | --base-cache BITLOCKER_IMAGE");
             System.exit(2);
+            return;
         }
-        String failed = train(Path.of(args[0]), args.length == 2 ? Path.of(args[1]) : null);
         if (failed != null) {
             System.err.println("AotTraining: " + failed);
             System.exit(1);
@@ -72,6 +88,16 @@ public final class AotTraining {
             steps.add(new Step("anaconda\n", "decrypt", "--type", "bitlk", bitlk.toString(),
                     dir.resolve("bitlk.out").toString()));
         }
+        return run(steps);
+    }
+
+    /** Runs the training of {@code --base-cache}; null when every command succeeded, else which one did not. */
+    static String trainBase(Path bitlk) {
+        return run(List.of(new Step("anaconda\n", "test", "--type", "bitlk", bitlk.toString()),
+                new Step(null, "info", "--type", "bitlk", bitlk.toString())));
+    }
+
+    private static String run(List<Step> steps) {
         for (Step s : steps) {
             if (run(s.stdin(), s.args()) != Exits.OK) {
                 return "volume " + String.join(" ", s.args()) + " did not succeed";

@@ -161,6 +161,10 @@ public final class VolumeMain implements Callable<Integer> {
         String[] argv = args.length > 0 && args[0].equals("volume") ? Arrays.copyOfRange(args, 1, args.length) : args;
         PrintWriter o = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        if (UsageText.print(argv, o)) {   // --help's text as the build rendered it, without picocli's model
+            out.flush();
+            return Exits.OK;
+        }
         if (argv.length == 1 && (argv[0].equals("--version") || argv[0].equals("-V"))) {
             // what picocli's version option prints, without building its model of the command
             try {
@@ -175,6 +179,21 @@ public final class VolumeMain implements Callable<Integer> {
                 out.flush();
             }
         }
+        CommandLine cl = commandLine(argv, o, e);
+        try {
+            return cl.execute(argv);
+        } catch (OutOfMemoryError x) {
+            return Exits.report(e, x);
+        } finally {
+            o.flush();
+            e.flush();
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** picocli's model of the command for {@code argv} (the verbs it needs, {@link #verbs}), printing to {@code o} and {@code e}. */
+    CommandLine commandLine(String[] argv, PrintWriter o, PrintWriter e) {
         CommandLine cl = new CommandLine(this);
         for (Object verb : verbs(argv)) {
             if (verb instanceof CommandSpec s) {
@@ -192,16 +211,7 @@ public final class VolumeMain implements Callable<Integer> {
         for (CommandLine c : all) {
             c.getCommandSpec().usageMessage().exitCodeListHeading("%nExit status:%n").exitCodeList(Exits.HELP);
         }
-        try {
-            return cl.execute(argv);
-        } catch (OutOfMemoryError x) {
-            return Exits.report(e, x);
-        } finally {
-            o.flush();
-            e.flush();
-            out.flush();
-            err.flush();
-        }
+        return cl;
     }
 
     /** {@code volume} without a verb. */

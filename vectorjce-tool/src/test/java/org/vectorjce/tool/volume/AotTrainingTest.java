@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The AOT cache's training run (bin/lib/aot-train.bash) succeeds with this build's verbs and
- * options: every command it runs, the BitLocker decrypt included, and what it decrypts is what it
+ * The AOT caches' training runs (bin/lib/aot-train.bash) succeed with this build's verbs and
+ * options: every command they run, the BitLocker decrypt included, and what it decrypts is what it
  * encrypted.
  */
 class AotTrainingTest {
@@ -27,5 +27,10 @@ class AotTrainingTest {
             assertEquals(java.nio.ByteBuffer.wrap(plain), java.nio.ByteBuffer.wrap(out, 0, plain.length), kdf);
         }
         assertEquals(104857600, Files.size(run.resolve("bitlk.out")), "the BitLocker device decrypted");
+    }
+
+    @Test
+    void theBaseCacheTrainingSucceeds(@TempDir Path dir) throws Exception {
+        assertNull(AotTraining.trainBase(BitlkFiles.write("bitlk-aes-xts-128", dir)));
     }
 }

@@ -1,6 +1,8 @@
 package org.vectorjce.tool.volume;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -73,6 +75,48 @@ class VolumeHelpTest {
         }
         assertTrue(r.out().contains("--type tcrypt") && r.out().contains("--version"), r.out());
         assertEquals(r.out(), VolumeMainAccess.run(null, "volume", arg).out(), "with the verb 'volume' first");
+    }
+
+    /**
+     * The text {@link UsageText} prints for {@code --help} is the resource the build made, and is
+     * byte for byte what picocli prints itself: a {@code picocli.*} property turns the resource
+     * off (picocli.usage.width=80 is picocli's default width; picocli.ansi=true its styles).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "-h", "help"})
+    void topLevelHelpIsWhatPicocliPrints(String arg) throws Exception {
+        VolumeMainAccess.Result fast = VolumeMainAccess.run(null, arg);
+        assertEquals(resource(UsageText.PLAIN), fast.out(), "the fast path printed the resource");
+        VolumeMainAccess.Result picocli = withProperty("picocli.usage.width", "80", () -> VolumeMainAccess.run(null, arg));
+        assertEquals(picocli.rc(), fast.rc());
+        assertEquals(picocli.err(), fast.err());
+        assertArrayEquals(picocli.stdout(), fast.stdout(), () -> "picocli:\n" + picocli.out() + "\nresource:\n" + fast.out());
+        VolumeMainAccess.Result styled = withProperty("picocli.ansi", "true", () -> VolumeMainAccess.run(null, arg));
+        assertEquals(0, styled.rc());
+        assertTrue(styled.out().contains("\u001b[1m"), styled.out());
+        assertEquals(styled.out(), resource(UsageText.STYLED));
+    }
+
+    private static String resource(String name) throws Exception {
+        try (var in = UsageText.class.getResourceAsStream(name)) {
+            assertNotNull(in, name + " was not built (the usage-text execution of vectorjce-tool/pom.xml)");
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private static VolumeMainAccess.Result withProperty(String name, String value,
+            java.util.function.Supplier<VolumeMainAccess.Result> run) {
+        String before = System.getProperty(name);
+        System.setProperty(name, value);
+        try {
+            return run.get();
+        } finally {
+            if (before == null) {
+                System.clearProperty(name);
+            } else {
+                System.setProperty(name, before);
+            }
+        }
     }
 
     @Test
