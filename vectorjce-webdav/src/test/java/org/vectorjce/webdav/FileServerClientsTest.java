@@ -24,7 +24,8 @@ import org.vectorjce.fs.testing.Tools;
 /**
  * The served ext4 image through clients no one here wrote: rclone's webdav backend lists and
  * copies exactly the source tree mkfs.ext4 was filled from, cadaver lists and gets, and headless
- * Chromium shows a folder's page, follows its link into a subfolder and takes a screenshot.
+ * Chromium (one browser, {@link Chromium}) shows a folder's page, follows its link into a subfolder
+ * and takes a screenshot.
  */
 class FileServerClientsTest {
     @TempDir
@@ -115,41 +116,32 @@ class FileServerClientsTest {
     void chromiumShowsTheFolderPageAndFollowsALink() throws Exception {
         Tools.assumeTool("chromium");
         Path shot = dir.resolve("root.png");
-        String root = chromium(server.uri().toString(), "--screenshot=" + shot, "--window-size=1000,700");
-        for (String name : new String[] {"a b.txt", "100% sure.txt", "#hash.txt", "what?.txt", "Ünïcödé ファイル.txt",
-            "big.bin", "ext4.img", "ext4", "webdav-test"}) {
-            assertTrue(root.contains(name), name + " is not on the page:\n" + root);
+        try (Chromium chromium = Chromium.start(dir, 1000, 700)) {
+            String root = chromium.load(server.uri().toString());
+            chromium.screenshot(shot);
+            for (String name : new String[] {"a b.txt", "100% sure.txt", "#hash.txt", "what?.txt", "Ünïcödé ファイル.txt",
+                "big.bin", "ext4.img", "ext4", "webdav-test"}) {
+                assertTrue(root.contains(name), name + " is not on the page:\n" + root);
+            }
+            // the markup in a name is text, not an element
+            assertTrue(root.contains("it's &lt;b&gt;&amp;amp \"q\".txt"), root);
+            Matcher link = Pattern.compile("href=\"([^\"]+)\">sub folder</a>").matcher(root);
+            assertTrue(link.find(), root);
+            String sub = chromium.load(server.uri().resolve(link.group(1).replace("&amp;", "&")).toString());
+            assertTrue(sub.contains("plus+sign.txt") && sub.contains(">nested<") && sub.contains(">ü<"), sub);
+            // and a file from that page: Chromium shows text as it is
+            Matcher file = Pattern.compile("href=\"([^\"]+)\">plus\\+sign.txt</a>").matcher(sub);
+            assertTrue(file.find(), sub);
+            String text = chromium.load(server.uri().resolve(file.group(1)).toString());
+            assertTrue(text.contains(">" + Files.readString(served.source.resolve("sub folder/plus+sign.txt")) + "</pre>"),
+                    text);
         }
-        // the markup in a name is text, not an element
-        assertTrue(root.contains("it's &lt;b&gt;&amp;amp \"q\".txt"), root);
-        Matcher link = Pattern.compile("href=\"([^\"]+)\">sub folder</a>").matcher(root);
-        assertTrue(link.find(), root);
-        String sub = chromium(server.uri().resolve(link.group(1).replace("&amp;", "&")).toString());
-        assertTrue(sub.contains("plus+sign.txt") && sub.contains(">nested<") && sub.contains(">ü<"), sub);
-        // and a file from that page: Chromium shows text as it is
-        Matcher file = Pattern.compile("href=\"([^\"]+)\">plus\\+sign.txt</a>").matcher(sub);
-        assertTrue(file.find(), sub);
-        String text = chromium(server.uri().resolve(file.group(1)).toString());
-        assertTrue(text.contains(">" + Files.readString(served.source.resolve("sub folder/plus+sign.txt")) + "</pre>"), text);
         byte[] png = Files.readAllBytes(shot);
         assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "no PNG screenshot");
         String keep = System.getProperty("webdav.screenshot");
         if (keep != null) {
             Files.copy(shot, Path.of(keep), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-    }
-
-    private static String chromium(String url, String... more) throws Exception {
-        String[] cmd = new String[6 + more.length];
-        cmd[0] = "chromium";
-        cmd[1] = "--headless=new";
-        cmd[2] = "--no-sandbox";
-        cmd[3] = "--disable-gpu";
-        cmd[4] = "--dump-dom";
-        System.arraycopy(more, 0, cmd, 5, more.length);
-        cmd[cmd.length - 1] = url;
-        Map<String, String> env = Map.of("HOME", dir.toString());
-        return Tools.ok(env, cmd).out();
     }
 
     /** A JSON string's escapes (Go's encoder writes {@code <>&} as {@code \u003c} and so on). */

@@ -166,6 +166,8 @@ final class LvmLab implements AutoCloseable {
     void writeLv(String lv, byte[] data) throws Exception {
         long ext = extentSize();
         Map<String, Long> pe = peStarts();
+        // losetup's BACK-FILE and OFFSET once per device, not per chunk (a striped LV has hundreds)
+        Map<String, String[]> backing = new LinkedHashMap<>();
         for (Seg s : segments()) {
             if (!s.lv().equals(lv)) {
                 continue;
@@ -180,14 +182,17 @@ final class LvmLab implements AutoCloseable {
                 String dev = s.devs().get(stripe);
                 long at = pe.get(dev) + s.firstPes().get(stripe) * ext + row * chunk;
                 int n = (int) Math.min(chunk, data.length - (segStart + o));
-                write(dev, at, data, (int) (segStart + o), n);
+                if (!backing.containsKey(dev)) {
+                    backing.put(dev, Tools.ok("losetup", "-n", "-O", "BACK-FILE,OFFSET", dev).out().strip()
+                            .split("\\s+"));
+                }
+                write(backing.get(dev), at, data, (int) (segStart + o), n);
             }
         }
     }
 
-    /** Writes into the image file behind loop device {@code dev} (its offset counted on the device). */
-    private void write(String dev, long at, byte[] b, int off, int len) throws Exception {
-        String[] info = Tools.ok("losetup", "-n", "-O", "BACK-FILE,OFFSET", dev).out().strip().split("\\s+");
+    /** Writes at {@code at} on a loop device: into its BACK-FILE {@code info[0]}, past its OFFSET {@code info[1]}. */
+    private static void write(String[] info, long at, byte[] b, int off, int len) throws Exception {
         try (FileChannel ch = FileChannel.open(Path.of(info[0]), StandardOpenOption.WRITE)) {
             ByteBuffer bb = ByteBuffer.wrap(b, off, len);
             long pos = at + Long.parseLong(info[1]);

@@ -111,7 +111,7 @@ final class XfsImages {
             long size = ch.size();
             long[][] ranges = size > WHOLE ? new long[][] {{0, SAMPLE}, {size - SAMPLE, size}}
                     : new long[][] {{0, size}};
-            ByteBuffer b = ByteBuffer.allocate(SAMPLE);
+            ByteBuffer b = ByteBuffer.allocate((int) Math.max(1, Math.min(SAMPLE, size)));
             for (long[] r : ranges) {
                 long pos = r[0];
                 while (pos < r[1]) {
