@@ -6,8 +6,11 @@
 #            read row and command line; the whole export, timed from nbdcopy's start to its end)
 #   decrypt  `volume decrypt IMAGE OUT --key-file KEY --threads 2` (bench/payload.sh's command line;
 #            wall time of the whole command, JVM start and key slot included; OUT on --dir, deleted
-#            after each run, so each decrypt but the first creates its file right after one was
-#            deleted; every output must have the first one's md5sum)
+#            after each run and `sync` before the next, so that no run pays for another's
+#            writeback; every output must have the first one's md5sum). On a VM that reclaims idle
+#            memory (DAMON pageout, a balloon) the first decrypt of a round, writing into pages
+#            idle since the last round, can run at a third of the second's speed: use an even
+#            --rounds, so that each jar goes first as often as the other)
 #   fuse     dd if=DIR/IMAGE of=/dev/null bs=1M out of `volume mount IMAGE DIR --key-file KEY
 #            --read-only` (the plaintext as one file; a fresh mount per run, its start not timed),
 #            then fusermount3 -u DIR; skipped, saying why, when /dev/fuse cannot be opened or
@@ -137,7 +140,8 @@ run() {
       t=$(secs nbdcopy "$uri" null:) || fail "nbdcopy of $2's export failed"
       kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; rm -f "$work/serve.pid" ;;
     decrypt)
-      rm -f "$work/out" "$work/cmd.err"
+      # the previous output's dirty pages are written back before, not during, the timed run
+      rm -f "$work/out" "$work/cmd.err"; sync
       t=$(secs "${java[@]}" "$jar" decrypt "$work/v.img" "$work/out" --key-file "$work/key" --threads 2) \
         || fail "$2's volume decrypt failed (its stderr above)"
       size=$(stat -c %s "$work/out")
