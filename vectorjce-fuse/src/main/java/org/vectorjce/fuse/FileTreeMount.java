@@ -49,12 +49,11 @@ import org.cryptomator.jfuse.api.FuseBuilder;
  * Linux, libfuse3 and {@code fusermount3} (Debian and Ubuntu: the package {@code fuse3}), and a
  * usable {@code /dev/fuse}; {@link #problem()} checks them.
  */
-public final class FileTreeMount implements AutoCloseable {
-    private final FuseSession session;
+public final class FileTreeMount extends FuseMount {
     private final boolean inodes;
 
     private FileTreeMount(FuseSession session, boolean inodes) {
-        this.session = session;
+        super(session);
         this.inodes = inodes;
     }
 
@@ -177,59 +176,11 @@ public final class FileTreeMount implements AutoCloseable {
         return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString();
     }
 
-    /** The mount point, with its links resolved. */
-    public Path directory() {
-        return session.directory();
-    }
-
     /**
      * Whether the inode numbers shown are the filesystem's (hard links share one); when false,
      * libfuse numbers the inodes itself (a platform whose {@code struct stat} is not known here).
      */
     public boolean filesystemInodes() {
         return inodes;
-    }
-
-    /**
-     * Whether the mount is still there: not closed, and still in this process's mount table
-     * ({@code fusermount3 -u} removes it).
-     */
-    public boolean mounted() {
-        return session.mounted();
-    }
-
-    /**
-     * Waits until the mount is gone: {@link #close()} (from another thread), or an unmount from
-     * outside ({@code fusermount3 -u DIR}, {@code umount}), which it notices within 200 ms and then
-     * finishes as {@link #close()} does.
-     *
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
-    public void awaitUnmount() throws InterruptedException {
-        while (!awaitUnmount(Duration.ofDays(1))) {
-            // again
-        }
-    }
-
-    /**
-     * {@link #awaitUnmount()} for at most {@code timeout}.
-     *
-     * @return whether the mount is gone
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
-    public boolean awaitUnmount(Duration timeout) throws InterruptedException {
-        return session.awaitUnmount(timeout);
-    }
-
-    /**
-     * Unmounts (lazily: a process still holding a file open keeps only its descriptor), waits for
-     * libfuse's loop to end (10 s at most) and closes the files and folders still open. Does not
-     * close the {@code FileSystem}. Idempotent.
-     *
-     * @throws IOException when libfuse's loop did not end in time
-     */
-    @Override
-    public void close() throws IOException {
-        session.close();
     }
 }

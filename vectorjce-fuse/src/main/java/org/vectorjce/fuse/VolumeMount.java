@@ -3,7 +3,6 @@ package org.vectorjce.fuse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -57,18 +56,14 @@ import org.vectorjce.volumes.Volume;
  * then ends libfuse's loop and closes the channels); if the JVM dies, libfuse's
  * {@code auto_unmount} helper unmounts it.
  */
-public final class VolumeMount implements AutoCloseable {
+public final class VolumeMount extends FuseMount {
     /** The system property naming libfuse3's file, for a system where it is in no usual place. */
     public static final String LIBRARY_PROPERTY = FuseLibrary.LIBRARY_PROPERTY;
-    /** How often {@link #awaitUnmount()} looks whether the mount is still there. */
-    static final long POLL_MILLIS = FuseSession.POLL_MILLIS;
-
-    private final FuseSession session;
     private final Path file;
     private final boolean readOnly;
 
     private VolumeMount(FuseSession session, String fileName, boolean readOnly) {
-        this.session = session;
+        super(session);
         this.file = session.directory().resolve(fileName);
         this.readOnly = readOnly;
     }
@@ -134,58 +129,9 @@ public final class VolumeMount implements AutoCloseable {
         return file;
     }
 
-    /** The mount point, with its links resolved. */
-    public Path directory() {
-        return session.directory();
-    }
-
     /** Whether the file refuses writes (asked, or the volume is read-only). */
     public boolean readOnly() {
         return readOnly;
-    }
-
-    /**
-     * Whether the mount is still there: not closed, and still in this process's mount table
-     * ({@code fusermount3 -u} removes it).
-     */
-    public boolean mounted() {
-        return session.mounted();
-    }
-
-    /**
-     * Waits until the mount is gone: {@link #close()} (from another thread), or an unmount from
-     * outside ({@code fusermount3 -u DIR}, {@code umount}), which it notices within
-     * {@value #POLL_MILLIS} ms and then ends libfuse's loop and closes the device as
-     * {@link #close()} does.
-     *
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
-    public void awaitUnmount() throws InterruptedException {
-        while (!awaitUnmount(Duration.ofDays(1))) {
-            // again
-        }
-    }
-
-    /**
-     * {@link #awaitUnmount()} for at most {@code timeout}.
-     *
-     * @return whether the mount is gone
-     * @throws InterruptedException when the waiting thread is interrupted
-     */
-    public boolean awaitUnmount(Duration timeout) throws InterruptedException {
-        return session.awaitUnmount(timeout);
-    }
-
-    /**
-     * Unmounts (lazily: a process still holding the file open keeps only its descriptor), waits for
-     * libfuse's loop to end (10 s at most) and closes the device this mount opened. Does
-     * not close the volume: the caller does, after this. Idempotent.
-     *
-     * @throws IOException when libfuse's loop did not end in time
-     */
-    @Override
-    public void close() throws IOException {
-        session.close();
     }
 
     /** The ids of the FUSE mounts on {@code dir} in this process's mount table (for the tests). */
