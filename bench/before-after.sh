@@ -32,7 +32,7 @@
 #   bench/before-after.sh [--before REV] [--rounds N] [--mib N] [--dir DIR]
 set -euo pipefail
 cd "$(dirname "$0")"
-before=bc11e1e rounds=3 mib=1024 dir=/tmp
+before=bc11e1e rounds=4 mib=1024 dir=/tmp
 usage="usage: bench/before-after.sh [--before REV] [--rounds N] [--mib N] [--dir DIR]"
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }  # every option takes a value

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The files inside a volume (issue 48's speed rows for FAT32 and NTFS, issue 49's for ext4 and XFS):
+# The files inside a volume, on FAT32, NTFS, ext4 and XFS:
 # `volume get`, `ls -R` and `cat` reading a LUKS2 volume, against The Sleuth Kit (tsk_recover, fls),
 # 7-Zip (7zz), debugfs (ext4) and the kernel (XFS, through a loop mount) on the same filesystem's
 # plain image (already decrypted: they cannot open LUKS). Writes bench/results/<date>-files.txt.
@@ -20,21 +20,21 @@
 #      mismatch is written as NO; on ext4 with `-x lost+found` (mkfs.ext4 makes that folder, empty:
 #      volume get, debugfs and 7zz copy it, tsk_recover does not);
 #  (b) `volume ls -R LUKS --key-file KEY` beside `fls -r PLAIN`, both to /dev/null; on XFS instead
-#      (an extra row, not in issue 49) `find MNT -printf '%p %s %T@\n'` on a read-only loop mount
+#      (an extra row) `find MNT -printf '%p %s %T@\n'` on a read-only loop mount
 #      made afresh before each run, as in (a);
 #  (c) `volume cat LUKS PATH --key-file KEY` of a 1 MiB file 6 folders deep beside `volume test
 #      LUKS --key-file KEY` (the unlock alone): cat - test is what reading one file costs (goal:
 #      <= 0.3 s); the cat's bytes are compared with the source file once (cmp);
 #  (d) the whole get again with JAVA_OPTS=-Xmx64m: it must succeed in a small heap (same check);
-#  (e) issue 50: `rclone copy` of the whole tree from `volume browse LUKS --key-file KEY` (started
+#  (e) `rclone copy` of the whole tree from `volume browse LUKS --key-file KEY` (started
 #      once, not timed; rclone's webdav backend, its default 4 transfers) beside `volume get` (goal:
 #      ratio get / rclone >= 0.70). rclone's webdav backend paces its requests at least 10 ms
 #      apart whatever --transfers says (Debian's 1.60 has no option for it), so a tree of many small
 #      files measures that pacer: 20,000 files take 200 s or more from any server;
-#  (f) issue 50: `cp -a MNT/. DEST` out of `volume mount --files LUKS MNT --key-file KEY`, mounted
+#  (f) `cp -a MNT/. DEST` out of `volume mount --files LUKS MNT --key-file KEY`, mounted
 #      afresh before each cp (the kernel's FUSE caches cold; not timed), beside `volume get` (goal
 #      >= 0.70);
-#  (g) issue 50: the files of 1 MiB or more downloaded by curl from `volume browse`, one client
+#  (g) the files of 1 MiB or more downloaded by curl from `volume browse`, one client
 #      alone, then 4 clients at once, each the same set: each client's time alone / its time among
 #      four (goal >= 0.50 for every client: the server is not the bottleneck).
 # --parts chooses which (default all: a,b,c,d,e,f,g); (e) needs rclone, (f) /dev/fuse and fuse3,
@@ -73,7 +73,7 @@
 #
 #   bench/files.sh [--rounds N] [--files N] [--size SIZE] [--seed N] [--fs fat32,ntfs,ext4,xfs] [--parts a,b,c,d,e,f,g] [--dir DIR] [--timeout S]
 #
-# Issue 50's rows: bench/files.sh --fs ntfs --parts e,f,g
+# The browse and files-mount rows alone: bench/files.sh --fs ntfs --parts e,f,g
 set -euo pipefail
 cd "$(dirname "$0")"
 rounds=3 files=20000 size=1G seed=48 fss=fat32,ntfs,ext4,xfs parts=a,b,c,d,e,f,g dir=/tmp tmo=600
@@ -448,7 +448,7 @@ mkdir -p results
   fi
 
   if part b; then
-    echo "## (b) the whole listing: volume ls -R LUKS --key-file KEY vs fls -r PLAIN, both to /dev/null; XFS (an extra row, not in issue 49: TSK does not read XFS) vs find MNT -printf '%p %s %T@\\n' on a read-only loop mount of PLAIN, mounted afresh before each find"
+    echo "## (b) the whole listing: volume ls -R LUKS --key-file KEY vs fls -r PLAIN, both to /dev/null; XFS (TSK does not read XFS) vs find MNT -printf '%p %s %T@\\n' on a read-only loop mount of PLAIN, mounted afresh before each find"
     for f in ${fss//,/ }; do
       [ -z "${skip[$f]:-}" ] || { echo "$f: skipped: ${skip[$f]}"; continue; }
       if [ "$f" = xfs ]; then
