@@ -27,10 +27,6 @@ final class DiskFiles {
 
     /** A device and the volume it is the plaintext of (null for a plain disk); closing closes both. */
     record Opened(Volume volume, Device device) implements Closeable {
-        static Opened of(Volume volume, Device device) {
-            return new Opened(volume, device);
-        }
-
         @Override
         public void close() throws IOException {
             try (Volume v = volume) {

@@ -52,11 +52,11 @@ final class FilesVerbs {
                             + " or FileVault 2 signature" : "--type raw") + "): it takes no secret or unlock option;"
                             + " a TrueCrypt/VeraCrypt volume needs --type tcrypt");
                 }
-                return DiskFiles.Opened.of(null, org.vectorjce.device.Device.open(image, false));
+                return new DiskFiles.Opened(null, org.vectorjce.device.Device.open(image, false));
             }
             Volume v = FormatCommands.unlock(session, unlock, verb, image, false);
             try {
-                return DiskFiles.Opened.of(v, v.device());
+                return new DiskFiles.Opened(v, v.device());
             } catch (Exception e) {
                 v.close();
                 throw e;
