@@ -2,7 +2,7 @@
 # Makes the JDK 25 AOT caches that bin/volume starts with (JEP 483/514/515: the classes the verbs
 # load, linked, and the JIT's profiles), next to the jar: JAR with .aot for .jar; and two for the
 # command lines bin/volume runs without the vector module (bin/lib/launch.bash): .help.aot for
-# --version and --help, .base.aot for test and info of a BitLocker volume. The build's
+# --version and --help, .base.aot for test, info and decrypt of a BitLocker volume. The build's
 # package phase runs it (vectorjce-tool/pom.xml); by hand:
 #
 #   bin/lib/aot-train.bash vectorjce-tool/target/vectorjce-tool-VERSION-volume.jar
@@ -43,11 +43,11 @@ train() {
   fi
   rm -f "$work/new.aot"
 }
-train .aot 300 --add-modules jdk.incubator.vector -cp "$jar" org.vectorjce.tool.volume.AotTraining "$work/run" "${bitlk[@]}"
+train .aot 300 --add-modules jdk.incubator.vector -cp "$jar" org.vectorjce.tool.volume.AotTraining "$work/run"
 # without the vector module and with the serial collector, as bin/volume runs these command lines
 # (so that the JVM can use the caches' linked classes)
 train .help.aot 120 -XX:+UseSerialGC -cp "$jar" org.vectorjce.tool.volume.AotTraining --help-cache
 if [ ${#bitlk[@]} -gt 0 ]; then
-  train .base.aot 120 -XX:+UseSerialGC -cp "$jar" org.vectorjce.tool.volume.AotTraining --base-cache "${bitlk[0]}"
+  train .base.aot 120 -XX:+UseSerialGC -cp "$jar" org.vectorjce.tool.volume.AotTraining --base-cache "$work/run" "${bitlk[0]}"
 fi
 exit 0

@@ -9,7 +9,7 @@
 # (e.g. JAVA_OPTS="-XX:UseAVX=2 -Dvectorjce.constantTime=true"). On a JDK 25+, the jar's AOT cache
 # (the same name with .aot) is used where the build made one; the command lines no vector kernel
 # serves run without the vector module, on caches of their own (.help.aot for --version and
-# --help; .base.aot for volume test and info of a BitLocker volume).
+# --help; .base.aot for volume test, info and decrypt of a BitLocker volume).
 
 # The search below runs before every command, so it starts no process of its own: bash builtins
 # read each candidate's release file (a JDK's, JEP 220), and the results come back in variables.
@@ -77,9 +77,10 @@ find_jdk25() {
   find_jdk25_home && echo "$jdk25"
 }
 
-# Whether the arguments of volume test or info name a BitLocker volume (--type bitlk, -M bitlk): no
-# vector kernel serves them (the key stretch is SHA-256, the keys are unwrapped with a few AES
-# blocks). A form this misses runs with the vector module, as any other command.
+# Whether the arguments of volume test, info or decrypt name a BitLocker volume (--type bitlk, -M
+# bitlk): no vector kernel serves them (the key stretch is SHA-256, the keys are unwrapped with a
+# few AES blocks, the sectors are AES-CBC or AES-XTS on the JDK's AES). A form this misses runs
+# with the vector module, as any other command.
 bitlk_type() {
   local a prev=""
   for a in "$@"; do
@@ -121,7 +122,7 @@ launch() {
         # Only words, no cipher: without the vector module, whose presence keeps the JVM from using
         # a cache's linked classes (JDK 25), and with the cache trained on --version and --help.
         aot=${jar%.jar}.help.aot ;;
-      test|info)
+      test|info|decrypt)
         if [ "$name" = volume ] && bitlk_type "${@:2}"; then
           aot=${jar%.jar}.base.aot   # as above: no vector kernel would serve them
         else

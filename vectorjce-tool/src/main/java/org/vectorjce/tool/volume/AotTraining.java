@@ -17,23 +17,24 @@ import java.util.Random;
  * run by the build's {@code package}; JEP 483/514/515): in one JVM, the verbs users start most
  * ({@code --version}, {@code --help}, {@code format}, {@code info}, {@code test}, {@code encrypt},
  * {@code decrypt}) on a small LUKS2 volume with a PBKDF2 and an Argon2id key slot that it makes in
- * {@code DIR}, and {@code decrypt --type bitlk} of {@code BITLOCKER_IMAGE} (password
- * {@code anaconda}, cryptsetup's test image) when one is given. The classes it loads and the
+ * {@code DIR}. The classes it loads and the
  * profiles it gathers go into the cache that {@code bin/volume} then starts with. Every command's
  * output is discarded; it stops with status 1 at the first command that does not succeed
  * (the tool's tests run it too, so a verb or option renamed there shows).
  *
  * <p>{@code bin/volume} runs some command lines without the vector module (with it, a JDK 25 JVM
  * cannot use a cache's linked classes), on caches of their own: {@code --help-cache} trains the
- * one for {@code --version} and {@code --help}; {@code --base-cache} the one for {@code test} and
- * {@code info} of a BitLocker volume, which no vector kernel would serve (its key stretch is
- * SHA-256, its keys are unwrapped with a few AES blocks): {@code test --type bitlk} and
- * {@code info --type bitlk} of {@code BITLOCKER_IMAGE}.
+ * one for {@code --version} and {@code --help}; {@code --base-cache} the one for {@code test},
+ * {@code info} and {@code decrypt} of a BitLocker volume, which no vector kernel would serve (its
+ * key stretch is SHA-256, its keys are unwrapped with a few AES blocks, and its sectors are AES
+ * in CBC or XTS, which the provider runs on the JDK's AES): {@code test}, {@code info} and
+ * {@code decrypt --type bitlk} of {@code BITLOCKER_IMAGE} (password {@code anaconda}, cryptsetup's
+ * test image), the plaintext written in {@code DIR}.
  *
  * <pre>
- * java -XX:AOTCacheOutput=FILE --add-modules jdk.incubator.vector -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR [BITLOCKER_IMAGE]
+ * java -XX:AOTCacheOutput=FILE --add-modules jdk.incubator.vector -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining DIR
  * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining --help-cache
- * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining --base-cache BITLOCKER_IMAGE
+ * java -XX:AOTCacheOutput=FILE -cp ...-volume.jar org.vectorjce.tool.volume.AotTraining --base-cache DIR BITLOCKER_IMAGE
  * </pre>
  */
 public final class AotTraining {
@@ -44,12 +45,12 @@ public final class AotTraining {
         String failed;
         if (args.length == 1 && args[0].equals("--help-cache")) {
             failed = run(List.of(new Step(null, "--version"), new Step(null, "--help")));
-        } else if (args.length == 2 && args[0].equals("--base-cache")) {
-            failed = trainBase(Path.of(args[1]));
-        } else if ((args.length == 1 || args.length == 2) && !args[0].startsWith("--")) {
-            failed = train(Path.of(args[0]), args.length == 2 ? Path.of(args[1]) : null);
+        } else if (args.length == 3 && args[0].equals("--base-cache")) {
+            failed = trainBase(Path.of(args[1]), Path.of(args[2]));
+        } else if (args.length == 1 && !args[0].startsWith("--")) {
+            failed = train(Path.of(args[0]));
         } else {
-            System.err.println("usage: AotTraining DIR [BITLOCKER_IMAGE] | --help-cache | --base-cache BITLOCKER_IMAGE");
+            System.err.println("usage: AotTraining DIR | --help-cache | --base-cache DIR BITLOCKER_IMAGE");
             System.exit(2);
             return;
         }
@@ -60,7 +61,7 @@ public final class AotTraining {
     }
 
     /** Runs the training in {@code dir}; null when every command succeeded, else which one did not. */
-    static String train(Path dir, Path bitlk) throws IOException {
+    static String train(Path dir) throws IOException {
         Path key = dir.resolve("key");
         Files.write(key, "aot training passphrase".getBytes(StandardCharsets.US_ASCII));
         byte[] plain = new byte[4 << 20];
@@ -84,17 +85,17 @@ public final class AotTraining {
             steps.add(new Step(null, "encrypt", in.toString(), img.toString(), "-d", k));
             steps.add(new Step(null, "decrypt", img.toString(), dir.resolve(kdf + ".out").toString(), "-d", k));
         }
-        if (bitlk != null) {
-            steps.add(new Step("anaconda\n", "decrypt", "--type", "bitlk", bitlk.toString(),
-                    dir.resolve("bitlk.out").toString()));
-        }
         return run(steps);
     }
 
-    /** Runs the training of {@code --base-cache}; null when every command succeeded, else which one did not. */
-    static String trainBase(Path bitlk) {
+    /**
+     * Runs the training of {@code --base-cache}, decrypting into {@code dir}; null when every
+     * command succeeded, else which one did not.
+     */
+    static String trainBase(Path dir, Path bitlk) {
         return run(List.of(new Step("anaconda\n", "test", "--type", "bitlk", bitlk.toString()),
-                new Step(null, "info", "--type", "bitlk", bitlk.toString())));
+                new Step(null, "info", "--type", "bitlk", bitlk.toString()),
+                new Step("anaconda\n", "decrypt", "--type", "bitlk", bitlk.toString(), dir.resolve("bitlk.out").toString())));
     }
 
     private static String run(List<Step> steps) {

@@ -17,20 +17,20 @@ import org.junit.jupiter.api.io.TempDir;
 class AotTrainingTest {
     @Test
     void everyTrainingCommandSucceeds(@TempDir Path dir) throws Exception {
-        Path image = BitlkFiles.write("bitlk-aes-xts-128", dir);
         Path run = Files.createDirectory(dir.resolve("run"));
-        assertNull(AotTraining.train(run, image));
+        assertNull(AotTraining.train(run));
         byte[] plain = Files.readAllBytes(run.resolve("plain"));
         for (String kdf : new String[] {"pbkdf2", "argon2id"}) {
             byte[] out = Files.readAllBytes(run.resolve(kdf + ".out"));
             assertTrue(out.length >= plain.length, kdf + ": " + out.length + " bytes");
             assertEquals(java.nio.ByteBuffer.wrap(plain), java.nio.ByteBuffer.wrap(out, 0, plain.length), kdf);
         }
-        assertEquals(104857600, Files.size(run.resolve("bitlk.out")), "the BitLocker device decrypted");
     }
 
     @Test
     void theBaseCacheTrainingSucceeds(@TempDir Path dir) throws Exception {
-        assertNull(AotTraining.trainBase(BitlkFiles.write("bitlk-aes-xts-128", dir)));
+        Path run = Files.createDirectory(dir.resolve("run"));
+        assertNull(AotTraining.trainBase(run, BitlkFiles.write("bitlk-aes-xts-128", dir)));
+        assertEquals(104857600, Files.size(run.resolve("bitlk.out")), "the BitLocker device decrypted");
     }
 }
