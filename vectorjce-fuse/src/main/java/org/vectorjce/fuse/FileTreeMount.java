@@ -51,22 +51,27 @@ import org.cryptomator.jfuse.api.FuseBuilder;
  */
 public final class FileTreeMount extends FuseMount {
     private final boolean inodes;
+    private final TreeFileSystem fs;
 
-    private FileTreeMount(FuseSession session, boolean inodes) {
+    private FileTreeMount(FuseSession session, boolean inodes, TreeFileSystem fs) {
         super(session);
         this.inodes = inodes;
+        this.fs = fs;
     }
 
     /** How a tree is mounted; immutable, each setter returns a copy. */
     public static final class Options {
-        private static final Options DEFAULTS = new Options("vectorjce", Duration.ofSeconds(60));
+        private static final Options DEFAULTS = new Options("vectorjce", Duration.ofSeconds(60), false);
 
         private final String source;
         private final Duration cacheTimeout;
+        /** Whether every file is opened with an OPEN request, even where the kernel can do without (tests). */
+        private final boolean openRequests;
 
-        private Options(String source, Duration cacheTimeout) {
+        private Options(String source, Duration cacheTimeout, boolean openRequests) {
             this.source = source;
             this.cacheTimeout = cacheTimeout;
+            this.openRequests = openRequests;
         }
 
         /** The source {@code vectorjce}, names and attributes kept by the kernel for 60 s. */
@@ -83,7 +88,7 @@ public final class FileTreeMount extends FuseMount {
             StringBuilder b = new StringBuilder(source.length());
             source.codePoints().forEach(c -> b.appendCodePoint(
                     c == ',' || c == '\\' || c <= ' ' || c == 0x7f ? '_' : c));
-            return new Options(b.isEmpty() ? "vectorjce" : b.toString(), cacheTimeout);
+            return new Options(b.isEmpty() ? "vectorjce" : b.toString(), cacheTimeout, openRequests);
         }
 
         /**
@@ -96,7 +101,12 @@ public final class FileTreeMount extends FuseMount {
             if (timeout.isNegative() || timeout.compareTo(Duration.ofDays(1)) > 0) {
                 throw new IllegalArgumentException("cacheTimeout must be from 0 to 1 day: " + timeout);
             }
-            return new Options(source, timeout);
+            return new Options(source, timeout, openRequests);
+        }
+
+        /** These options with an OPEN and a RELEASE request for every file, as on kernels before Linux 4.19. */
+        Options openRequests() {
+            return new Options(source, cacheTimeout, true);
         }
 
         String source() {
@@ -164,12 +174,12 @@ public final class FileTreeMount extends FuseMount {
         int[] owner = FuseLibrary.owner(real);
         InodeFields fields = InodeFields.of(builder);
         TreeAttributes attributes = new TreeAttributes(root, owner[0], owner[1], fields);
-        TreeFileSystem fs = new TreeFileSystem(root, attributes, fields, builder.errno());
+        TreeFileSystem fs = new TreeFileSystem(root, attributes, fields, builder.errno(), !options.openRequests);
         String timeout = seconds(options.cacheTimeout());
         String mountOptions = "fsname=" + options.source() + ",subtype=" + FuseSession.FS_NAME
                 + ",ro,default_permissions,auto_unmount,kernel_cache"
                 + ",entry_timeout=" + timeout + ",negative_timeout=" + timeout + ",attr_timeout=" + timeout;
-        return new FileTreeMount(FuseSession.mount(builder, fs, real, mountOptions, fs::close), fields.available());
+        return new FileTreeMount(FuseSession.mount(builder, fs, real, mountOptions, fs::close), fields.available(), fs);
     }
 
     private static String seconds(Duration d) {
@@ -182,5 +192,10 @@ public final class FileTreeMount extends FuseMount {
      */
     public boolean filesystemInodes() {
         return inodes;
+    }
+
+    /** Whether files are read without OPEN and RELEASE requests (the kernel offered it and the options allow it). */
+    boolean opensWithoutRequests() {
+        return fs.opensWithoutRequests();
     }
 }

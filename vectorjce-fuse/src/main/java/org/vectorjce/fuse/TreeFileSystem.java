@@ -37,9 +37,16 @@ import org.cryptomator.jfuse.api.TimeSpec;
  * API asks for it, path by path (fuse.h, {@code struct fuse_operations}).
  *
  * <p>Reads: {@code getattr} from {@link TreeAttributes}; {@code readdir} streamed with offsets
- * ({@link TreeDirectory}), with each entry's attributes when the kernel asks for READDIRPLUS; {@code open} opens the file's {@link SeekableByteChannel}, which each
- * {@code read} reads at its offset (a {@link FileChannel} positionally, any other channel under
- * its own lock: libfuse's threads may read one open file at once), nothing buffered here;
+ * ({@link TreeDirectory}), with each entry's attributes when the kernel asks for READDIRPLUS.
+ * Files are read without OPEN and RELEASE where the kernel allows it (fuse_common.h,
+ * {@code FUSE_CAP_NO_OPEN_SUPPORT}, Linux 4.19 and later): the first {@code open} answers
+ * {@code ENOSYS}, which the kernel takes as success for every later open of the mount, keeping
+ * each file's page cache; each {@code read} then opens the file's {@link SeekableByteChannel} by
+ * its path, reads at its offset and closes it. That spares every file two requests, and the
+ * wait for one, of the three or four a {@code cp} of a small file costs. Where the kernel does
+ * not offer it, {@code open} opens the channel and each {@code read} reads it at its offset (a
+ * {@link FileChannel} positionally, any other channel under its own lock: libfuse's threads may
+ * read one open file at once). Nothing is buffered here;
  * {@code readlink} the target as the filesystem stores it; {@code statfs} from the
  * {@link FileStore}. Every call that would change something answers {@code EROFS} (the kernel
  * refuses most of them itself on the {@code ro} mount).
@@ -64,9 +71,14 @@ final class TreeFileSystem implements FuseOperations {
     private final Map<Long, SeekableByteChannel> files = new ConcurrentHashMap<>();
     private final Map<Long, TreeDirectory> dirs = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** Whether files may be opened without OPEN requests where the kernel offers it. */
+    private final boolean zeroMessageOpensAllowed;
+    /** Whether the kernel opens files without asking (init's {@code FUSE_CAP_NO_OPEN_SUPPORT}, when allowed). */
+    private volatile boolean zeroMessageOpens;
 
-    TreeFileSystem(Path root, TreeAttributes attributes, InodeFields fields, Errno errno) {
+    TreeFileSystem(Path root, TreeAttributes attributes, InodeFields fields, Errno errno, boolean zeroMessageOpensAllowed) {
         this.root = root;
+        this.zeroMessageOpensAllowed = zeroMessageOpensAllowed;
         this.fields = fields;
         this.attributes = attributes;
         this.errno = errno;
@@ -95,10 +107,19 @@ final class TreeFileSystem implements FuseOperations {
                 Operation.UTIMENS, Operation.SET_XATTR, Operation.REMOVE_XATTR);
     }
 
-    /** Asks libfuse to pass the inode numbers {@link TreeAttributes} gives (fuse.h: {@code use_ino}). */
+    /**
+     * Asks libfuse to pass the inode numbers {@link TreeAttributes} gives (fuse.h: {@code use_ino}),
+     * and notes whether the kernel opens files without an OPEN request.
+     */
     @Override
     public void init(FuseConnInfo conn, FuseConfig config) {
         fields.useInodes(config);
+        zeroMessageOpens = zeroMessageOpensAllowed && (conn.capable() & FuseConnInfo.FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+    }
+
+    /** Whether files are opened without OPEN requests (known once the kernel has called {@link #init}). */
+    boolean opensWithoutRequests() {
+        return zeroMessageOpens;
     }
 
     /** The tree's path for libfuse's {@code "/a/b"} (never holding "." or "..": the kernel resolves those). */
@@ -142,8 +163,13 @@ final class TreeFileSystem implements FuseOperations {
         }
         try {
             Path path = resolve(p);
-            if (Files.isDirectory(path)) {
+            if (attributes.read(path, p).isDirectory()) {
                 return -errno.eisdir();
+            }
+            if (zeroMessageOpens) {
+                // success, and no OPEN or RELEASE again for any file of the mount: each read opens
+                // the file (fi's handle stays 0, which no channel here has)
+                return -errno.enosys();
             }
             SeekableByteChannel c = Files.newByteChannel(path, StandardOpenOption.READ);
             long fh = handles.incrementAndGet();
@@ -157,40 +183,55 @@ final class TreeFileSystem implements FuseOperations {
 
     @Override
     public int read(String p, ByteBuffer buf, long count, long offset, FileInfo fi) {
+        if (offset < 0 || count < 0) {
+            return -errno.einval();
+        }
+        if (fi.getFh() == 0) {   // opened without an OPEN request (zeroMessageOpens)
+            if (closed) {
+                return -errno.eio();
+            }
+            try (SeekableByteChannel c = Files.newByteChannel(resolve(p), StandardOpenOption.READ)) {
+                return readAt(c, buf, count, offset);
+            } catch (IOException | RuntimeException e) {
+                return -errno(e);
+            }
+        }
         SeekableByteChannel c = files.get(fi.getFh());
         if (c == null) {
             return -errno.ebadf();
         }
-        if (offset < 0 || count < 0) {
-            return -errno.einval();
-        }
-        buf.limit(buf.position() + (int) Math.min(count, buf.remaining()));
         try {
-            int done = 0;
-            if (c instanceof FileChannel f) {
-                while (buf.hasRemaining()) {
-                    int k = f.read(buf, offset + done);
-                    if (k < 0) {
-                        break;
-                    }
-                    done += k;
-                }
-                return done;
-            }
-            synchronized (c) {
-                c.position(offset);
-                while (buf.hasRemaining()) {
-                    int k = c.read(buf);
-                    if (k < 0) {
-                        break;
-                    }
-                    done += k;
-                }
-            }
-            return done;
+            return readAt(c, buf, count, offset);
         } catch (IOException | RuntimeException e) {
             return -errno(e);
         }
+    }
+
+    /** Up to {@code count} bytes of {@code c} from {@code offset} into {@code buf}: how many, fewer only at the end. */
+    private static int readAt(SeekableByteChannel c, ByteBuffer buf, long count, long offset) throws IOException {
+        buf.limit(buf.position() + (int) Math.min(count, buf.remaining()));
+        int done = 0;
+        if (c instanceof FileChannel f) {
+            while (buf.hasRemaining()) {
+                int k = f.read(buf, offset + done);
+                if (k < 0) {
+                    break;
+                }
+                done += k;
+            }
+            return done;
+        }
+        synchronized (c) {
+            c.position(offset);
+            while (buf.hasRemaining()) {
+                int k = c.read(buf);
+                if (k < 0) {
+                    break;
+                }
+                done += k;
+            }
+        }
+        return done;
     }
 
     @Override

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.vectorjce.fs.DiskFileSystems;
@@ -138,9 +140,13 @@ class FileTreeMountTest {
     }
 
     private Path mountExt4() throws IOException {
+        return mountExt4(FileTreeMount.Options.defaults());
+    }
+
+    private Path mountExt4(FileTreeMount.Options options) throws IOException {
         fs = DiskFileSystems.open(ext4, Map.of());
         Path dir = Files.createDirectory(tmp.resolve("mnt"));
-        mount = FileTreeMount.mount(fs.getPath("/"), dir, FileTreeMount.Options.defaults().source("ext4 image, test"));
+        mount = FileTreeMount.mount(fs.getPath("/"), dir, options.source("ext4 image, test"));
         return mount.directory();
     }
 
@@ -194,10 +200,18 @@ class FileTreeMountTest {
         assertTrue(Tools.ok(UTC, "stat", "-f", "-c", "%b %S", mnt.toString()).out().matches("\\d+ 4096\\n"));
     }
 
-    @Test
-    void readsAtOffsetsFromManyThreadsAreTheFile() throws Exception {
-        Path file = mountExt4().resolve("big.bin");
+    /**
+     * Reads from six threads at once, each through its own open file and through one shared one:
+     * on this kernel (Linux 4.19 or later) without OPEN requests, each read opening the file by
+     * its path, and with them, each read on the channel its open made.
+     */
+    @ParameterizedTest(name = "open requests: {0}")
+    @ValueSource(booleans = {false, true})
+    void readsAtOffsetsFromManyThreadsAreTheFile(boolean openRequests) throws Exception {
+        FileTreeMount.Options o = FileTreeMount.Options.defaults();
+        Path file = mountExt4(openRequests ? o.openRequests() : o).resolve("big.bin");
         assertArrayEquals(big, Files.readAllBytes(file));
+        assertEquals(!openRequests, mount.opensWithoutRequests(), "the kernel offers zero-message opens");
         ExecutorService pool = Executors.newFixedThreadPool(6);
         try (FileChannel shared = FileChannel.open(file, StandardOpenOption.READ)) {
             List<Future<?>> done = new ArrayList<>();
