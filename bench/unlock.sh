@@ -11,8 +11,9 @@
 # (JEP 483/515: -XX:AOTCacheOutput) with one run of each JVM on the image, then runs with it.
 #
 # --jar FILE runs another build's -all.jar (to compare builds one after the other). --launcher runs
-# the first row through bin/volume instead (its JDK 25, the vector module and the build's AOT cache;
-# --java-opts as JAVA_OPTS), as users start it.
+# the first row through bin/volume instead (its JDK 25, the vector module, the build's AOT cache and,
+# where Linux gives them on request, transparent huge pages for the heap; --java-opts as JAVA_OPTS),
+# as users start it, and in the same round bin/volume with JAVA_OPTS=-XX:-UseTransparentHugePages.
 #
 #   bench/unlock.sh [--rounds N] [--pbkdf LIST] [--java-opts "OPTS"] [--aot] [--jar FILE] [--launcher]
 #                                                    LIST: pbkdf2-sha256,pbkdf2-sha512,argon2id
@@ -60,8 +61,11 @@ mkdir -p results
       vopts+=(-XX:AOTCache="$work/v.aot") sopts+=(-XX:AOTCache="$work/s.aot")
     fi
     for r in $(seq "$rounds"); do
+      nothp=
       if [ -n "$launcher" ]; then
         v=$(JAVA_OPTS="$opts" secs ../bin/volume test "$img" --key-file "$work/key")
+        n=$(JAVA_OPTS="$opts -XX:-UseTransparentHugePages" secs ../bin/volume test "$img" --key-file "$work/key")
+        nothp=", bin/volume without transparent huge pages $n s"
       else
         v=$(secs "$JAVA_HOME/bin/java" "${vopts[@]}" -jar "$jar" test "$img" --key-file "$work/key")
       fi
@@ -71,7 +75,7 @@ mkdir -p results
         s=$(secs "$JAVA_HOME/bin/java" ${sopts[@]+"${sopts[@]}"} -jar "$jar" test "$img" --key-file "$work/key")
         scalar=", without the vector module $s s (ratio $(awk -v a="$s" -v b="$c" 'BEGIN { printf "%.2f", a / b }'))"
       fi
-      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')$scalar"
+      echo "round $r: volume test $v s, cryptsetup $c s, ratio $(awk -v a="$v" -v b="$c" 'BEGIN { printf "%.2f", a / b }')$scalar$nothp"
     done
     rm -f "$img"
   done

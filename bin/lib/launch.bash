@@ -156,6 +156,20 @@ launch() {
     echo "$name: no JDK 25 or newer found (JAVA_HOME=${JAVA_HOME:-unset}; the java on PATH is $dv at $dh; nor in the JAVAnn_HOME variables, /usr/lib/jvm, ~/.sdkman/candidates/java, ...): running on Java $dv with the base kernels only; set JAVA25_HOME or JAVA_HOME to a JDK 25+ for the Vector API kernels" >&2
     java=$dh/bin/java
   fi
+  # Transparent huge pages for the Java heap where Linux gives them on request (THP mode
+  # "madvise"; in mode "always" it gives them anyway): the first touch of each 4 KiB page is a
+  # fault, costly on a virtual machine, and Argon2 touches hundreds of MiB at once (docs/performance.md,
+  # "Unlocking"). Not on other systems, whose JVMs have no such option, nor where JAVA_OPTS
+  # chooses page sizes (JAVA_OPTS=-XX:-UseTransparentHugePages runs without them).
+  local thp=""
+  case "$OSTYPE | ${JAVA_OPTS:-}" in
+    *HugePages*|*LargePages*) ;;
+    linux*)
+      if [ -r /sys/kernel/mm/transparent_hugepage/enabled ]; then
+        read -r thp </sys/kernel/mm/transparent_hugepage/enabled || true
+      fi
+      case $thp in *"[madvise]"*) opts+=(-XX:+UseTransparentHugePages) ;; esac ;;
+  esac
   # shellcheck disable=SC2086 # JAVA_OPTS is a list of words
   exec "$java" "${opts[@]}" ${JAVA_OPTS:-} -jar "$jar" "$@"
 }

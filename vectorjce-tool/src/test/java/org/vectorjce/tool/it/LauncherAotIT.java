@@ -74,6 +74,34 @@ class LauncherAotIT {
         assertFalse(stale.out.contains("Opened AOT cache"), stale.out);
     }
 
+    /**
+     * Where Linux gives transparent huge pages on request (THP mode {@code madvise}), the launcher
+     * asks for them for the Java heap; JAVA_OPTS naming huge pages decides instead.
+     */
+    @Test
+    void transparentHugePagesWhereTheKernelGivesThemOnRequest(@TempDir Path root) throws Exception {
+        Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        Assumptions.assumeTrue(Files.isReadable(thp) && Files.readString(thp).contains("[madvise]"),
+                "needs Linux with THP mode madvise (" + thp + ")");
+        Path allJar = Jvms.jar();
+        Path volumeJar = allJar.resolveSibling(allJar.getFileName().toString().replace("-all.jar", "-volume.jar"));
+        Assumptions.assumeTrue(Files.isRegularFile(volumeJar), volumeJar + " not built");
+        Path checkout = allJar.getParent().getParent().getParent();
+        Files.createDirectories(root.resolve("bin/lib"));
+        for (String f : new String[] {"bin/volume", "bin/lib/launch.bash"}) {
+            Files.copy(checkout.resolve(f), root.resolve(f));
+        }
+        Path target = Files.createDirectories(root.resolve("vectorjce-tool/target"));
+        Files.copy(volumeJar, target.resolve(volumeJar.getFileName()));
+        String flag = "bool UseTransparentHugePages";
+        Result on = volume(root, "-XX:+PrintFlagsFinal", "--version");
+        assertEquals(0, on.exit, on.err);
+        assertTrue(on.out.lines().anyMatch(l -> l.contains(flag) && l.contains("= true")), "flag set");
+        Result off = volume(root, "-XX:-UseTransparentHugePages -XX:+PrintFlagsFinal", "--version");
+        assertEquals(0, off.exit, off.err);
+        assertTrue(off.out.lines().anyMatch(l -> l.contains(flag) && l.contains("= false")), "JAVA_OPTS decides");
+    }
+
     private record Result(int exit, String out, String err) {
     }
 
