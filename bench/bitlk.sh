@@ -6,8 +6,8 @@
 #      its JDK 25 and the build's AOT cache where there are)
 #      beside `cryptsetup bitlkDump --dump-volume-key -q IMG` (2^20 SHA-256 rounds each), and
 #      `volume --version` (the JVM and picocli alone);
-#  (b) `bin/volume decrypt --type bitlk IMG OUT` of the whole device (the launcher: JDK 25 with
-#      the vector module where it finds one): AES-XTS-128 (100 MiB) and
+#  (b) `bin/volume decrypt --type bitlk IMG OUT` of the whole device (the launcher: its JDK 25,
+#      without the vector module, on the base AOT cache): AES-XTS-128 (100 MiB) and
 #      AES-CBC-128 with the Elephant diffuser (128 MiB), beside `dislocker-file -V IMG -uPASSWORD
 #      -- OUT` when dislocker is installed (cryptsetup needs the kernel's dm-crypt for the data);
 #  (c) reading the device in one JVM (BitlkPayloadBench in the module's test classes, with
@@ -67,7 +67,7 @@ mkdir -p results
     mo=$(echo "$ours_all" | median) mc=$(echo "$cs_all" | median) mv=$(echo "$ver_all" | median)
     echo "$name: median volume test $mo s, cryptsetup $mc s, ratio $(ratio "$mo" "$mc"); volume --version $mv s"
   done
-  echo "## (b) decrypt the whole device, seconds per fresh process; ours as users run it, bin/volume (JDK 25 with the vector module where found)"
+  echo "## (b) decrypt the whole device, seconds per fresh process; ours as users run it, bin/volume (its JDK 25 on the base AOT cache, without the vector module)"
   for name in bitlk-aes-xts-128 bitlk-aes-cbc-elephant-128; do
     ours_all="" dl_all=""
     for r in $(seq "$rounds"); do
