@@ -3,6 +3,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.vectorjce.tool.volume.VolumeMain;
 
@@ -48,13 +49,7 @@ public class PicocliModel {
             CommandSpec root = CommandSpec.wrapWithoutInspection(new Object()).name("volume");
             CommandSpec test = CommandSpec.wrapWithoutInspection(t).name("test");
             test.addOption(OptionSpec.builder("--type", "-M").paramLabel("TYPE").type(String.class)
-                    .description("The type.").setter(new ISetter() {
-                        @Override
-                        public <T> T set(T v) {
-                            t.type = (String) v;
-                            return null;
-                        }
-                    }).build());
+                    .description("The type.").setter(setter(v -> t.type = (String) v)).build());
             test.addOption(OptionSpec.builder("--key-file", "-d").paramLabel("FILE").type(List.class)
                     .auxiliaryTypes(Path.class).description("Key files.").build());
             test.addOption(OptionSpec.builder("-v", "--verbose").type(boolean.class).description("Verbose.").build());
@@ -64,18 +59,23 @@ public class PicocliModel {
                 test.addOption(OptionSpec.builder(n).paramLabel("V").type(String.class).description(n).build());
             }
             test.addPositional(PositionalParamSpec.builder().index("0").paramLabel("IMAGE").type(Path.class)
-                    .description("The volume.").setter(new ISetter() {
-                        @Override
-                        public <T> T set(T v) {
-                            t.image = (Path) v;
-                            return null;
-                        }
-                    }).build());
+                    .description("The volume.").setter(setter(v -> t.image = (Path) v)).build());
             CommandLine cl = new CommandLine(root);
             cl.addSubcommand("test", new CommandLine(test));
             cl.parseArgs("test", "--type", "bitlk", "/nonexistent/volume.img");
             what = "programmatic (image " + t.image + ", type " + t.type + ")";
         }
         System.out.printf("%s: %.1f ms%n", what, (System.nanoTime() - t0) / 1e6);
+    }
+
+    /** A binding that hands each parsed value to {@code to} (picocli's setter is a generic method: no lambda). */
+    private static ISetter setter(Consumer<Object> to) {
+        return new ISetter() {
+            @Override
+            public <T> T set(T value) {
+                to.accept(value);
+                return null;
+            }
+        };
     }
 }
